@@ -1,0 +1,10 @@
+export { freePort, openDatabase, startEmbeddedPostgres } from './embedded-db.js';
+export {
+  ALL_PARTS,
+  createSystem,
+  migrateAll,
+  type Part,
+  type System,
+  type SystemOptions,
+  serveSystem,
+} from './system.js';

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+/**
+ * The `bugtrail` command: start (all parts in one process, or --only one of them),
+ * rebuild a projection, print a stream's history, seed demo data, run the bench.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLogger, loadConfig } from '@bugtrail/platform';
+import { openDatabase } from './embedded-db.js';
+import { ALL_PARTS, createSystem, type Part, serveSystem } from './system.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i >= 0) return args[i + 1];
+  const inline = args.find((a) => a.startsWith(`${name}=`));
+  return inline?.slice(name.length + 1);
+}
+
+async function start(args: string[]) {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const only = option(args, '--only');
+  if (only && !ALL_PARTS.includes(only as Part)) throw new Error(`--only takes one of ${ALL_PARTS.join(', ')}`);
+  const database = await openDatabase(config.databaseUrl, config.dataDir, logger);
+  const system = await createSystem({
+    config,
+    databaseUrl: database.url,
+    logger,
+    parts: only ? [only as Part] : ALL_PARTS,
+    webDir: path.join(repoRoot, 'web', 'dist'),
+  });
+  const server = only === 'projector' ? null : await serveSystem(system, config.port, config.host);
+  const lines = [
+    '',
+    `  Bugtrail is running${only ? ` (${only} only)` : ''}`,
+    server ? `  URL:               ${server.url}` : '  (no HTTP server: projector only)',
+    `  Database:          ${database.embedded ? `embedded PostgreSQL (data in ${config.dataDir})` : 'DATABASE_URL'}`,
+    `  Admin invite code: ${system.inviteCodes.bootstrapCode}`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    const force = setTimeout(() => process.exit(1), 20_000);
+    force.unref();
+    const step = async (name: string, fn: () => Promise<void> | undefined) => {
+      try {
+        await fn();
+      } catch (error) {
+        logger.warn(`shutdown: ${name} failed`, { error: (error as Error).message });
+      }
+    };
+    await step('http', () => server?.close()); // stop accepting, drain open requests
+    await step('system', () => system.close()); // projector stops at a batch boundary
+    // The embedded database (which may have had the same Ctrl-C) shuts down cleanly.
+    await step('database', () => database.stop());
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+async function withSystem<T>(fn: (system: Awaited<ReturnType<typeof createSystem>>) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const database = await openDatabase(config.databaseUrl, config.dataDir, logger);
+  const system = await createSystem({ config, databaseUrl: database.url, logger, parts: [] });
+  try {
+    return await fn(system);
+  } finally {
+    await system.close();
+    await database.stop();
+  }
+}
+
+async function main() {
+  const [command = 'start', ...args] = process.argv.slice(2);
+  switch (command) {
+    case 'start':
+      return start(args);
+    case 'rebuild':
+      return withSystem(async (system) => {
+        const names = args.filter((a) => !a.startsWith('-'));
+        const targets = names.length ? names : system.projector.projections.map((p) => p.name);
+        for (const name of targets) {
+          const { events, ms } = await system.projector.rebuild(name);
+          process.stdout.write(`rebuilt ${name}: ${events} events in ${Math.round(ms)} ms\n`);
+        }
+      });
+    case 'history':
+      return withSystem(async (system) => {
+        const stream = args[0];
+        if (!stream) throw new Error('usage: bugtrail history <stream>   (e.g. bug-<id>, user-<id>)');
+        for (const event of await system.store.readStream(stream)) {
+          process.stdout.write(
+            `${JSON.stringify({ revision: event.revision, type: event.type, at: event.metadata.occurredAt, actor: event.metadata.actorId, data: event.data })}\n`,
+          );
+        }
+      });
+    case 'seed': {
+      const { seed } = await import('./seed.js');
+      return withSystem((system) => seed(system, args));
+    }
+    case 'bench': {
+      const { runBench } = await import('./bench/run.js');
+      return runBench(repoRoot, args);
+    }
+    default:
+      throw new Error(`unknown command: ${command} (start, rebuild, history, seed, bench)`);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,127 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { EsdbEventStore, type EventStore, migrateEventStore, PostgresEventStore } from '@bugtrail/eventstore';
+import {
+  ChangeFeed,
+  type Config,
+  createDb,
+  createPool,
+  type Logger,
+  listen,
+  migrate,
+  platformMigrations,
+  type RunningServer,
+  TokenService,
+} from '@bugtrail/platform';
+import { allProjections, type Projection, Projector, projectorMigrations, type ReadModelDb } from '@bugtrail/projector';
+import { createReadApi } from '@bugtrail/read-api';
+import { createWriteApi, InviteCodes, writeApiMigrations } from '@bugtrail/write-api';
+import type { Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import type pg from 'pg';
+
+export type Part = 'write-api' | 'read-api' | 'projector';
+export const ALL_PARTS: readonly Part[] = ['write-api', 'read-api', 'projector'];
+
+export type System = Readonly<{
+  pool: pg.Pool;
+  db: Kysely<ReadModelDb>;
+  store: EventStore;
+  projector: Projector;
+  changeFeed: ChangeFeed;
+  tokens: TokenService;
+  inviteCodes: InviteCodes;
+  /** GET/HEAD to read-api, everything else to write-api: what the reverse proxy does in compose. */
+  fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
+  writeApi: Hono | null;
+  readApi: Hono | null;
+  close(): Promise<void>;
+}>;
+
+export type SystemOptions = {
+  config: Config;
+  databaseUrl: string;
+  logger: Logger;
+  parts?: readonly Part[];
+  webDir?: string;
+  projections?: readonly Projection[];
+  poolSize?: number;
+};
+
+export async function migrateAll(pool: pg.Pool): Promise<void> {
+  await migrateEventStore(pool);
+  await migrate(pool, { ...platformMigrations, ...projectorMigrations, ...writeApiMigrations });
+}
+
+/** Wires the real parts together. The only place that does. */
+export async function createSystem(options: SystemOptions): Promise<System> {
+  const { config, logger } = options;
+  const parts = new Set(options.parts ?? ALL_PARTS);
+  const pool = createPool(options.databaseUrl, { max: options.poolSize ?? 40, logger });
+  await migrateAll(pool);
+  const store: EventStore = config.eventstoreConnectionString
+    ? new EsdbEventStore(config.eventstoreConnectionString)
+    : new PostgresEventStore(pool);
+  const db = createDb<ReadModelDb>(pool);
+  const changeFeed = new ChangeFeed(pool, logger);
+  await changeFeed.start();
+  const tokens = await TokenService.create(pool, config.jwtSecret, logger);
+  const inviteCodes = await InviteCodes.create(pool, config.adminInviteCode);
+  const projector = new Projector(store, pool, db, options.projections ?? allProjections, { logger, changeFeed });
+  await projector.prepare();
+  if (parts.has('projector')) projector.start();
+
+  const uploadsDir = path.join(config.dataDir, 'uploads');
+  await mkdir(uploadsDir, { recursive: true });
+  const writeApi = parts.has('write-api')
+    ? createWriteApi({ store, pool, tokens, changeFeed, inviteCodes, config, logger })
+    : null;
+  const readApi = parts.has('read-api')
+    ? createReadApi({
+        db,
+        pool,
+        store,
+        tokens,
+        changeFeed,
+        config,
+        logger,
+        uploadsDir,
+        ...(options.webDir ? { webDir: options.webDir } : {}),
+      })
+    : null;
+  const notServed = () => Response.json({ message: 'Not found' }, { status: 404 });
+  const fetch = (request: Request, env?: unknown) => {
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    const app = isRead ? (readApi ?? writeApi) : (writeApi ?? readApi);
+    return app ? app.fetch(request, env) : notServed();
+  };
+
+  let closed = false;
+  return {
+    pool,
+    db,
+    store,
+    projector,
+    changeFeed,
+    tokens,
+    inviteCodes,
+    fetch,
+    writeApi,
+    readApi,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await projector.stop();
+      await changeFeed.close();
+      await tokens.close();
+      await store.close();
+      await db.destroy().catch(() => {});
+    },
+  };
+}
+
+export type Served = { system: System; server: RunningServer };
+
+export async function serveSystem(system: System, port: number, host: string): Promise<RunningServer> {
+  return listen({ fetch: system.fetch }, port, host);
+}

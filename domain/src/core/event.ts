@@ -1,0 +1,43 @@
+/**
+ * Events and commands share one envelope: `{ type, data, metadata }`.
+ * The clock and new ids never come from inside the domain: they arrive in metadata.
+ */
+export type EventMetadata = Readonly<{
+  actorId: string | null;
+  correlationId: string;
+  causationId: string | null;
+  occurredAt: string;
+  schemaVersion: number;
+}>;
+
+export type Event<Type extends string = string, Data = unknown> = Readonly<{
+  type: Type;
+  data: Readonly<Data>;
+}>;
+
+export type CommandMetadata = Readonly<{
+  /** The authenticated actor (null for anonymous commands such as register). */
+  actor: Actor | null;
+  /** The current time as the command sees it (ISO 8601). */
+  now: string;
+}>;
+
+export type Role = 'admin' | 'tester' | 'developer';
+export type Actor = Readonly<{ id: string; role: Role; name?: string }>;
+
+export type Command<Type extends string = string, Data = unknown> = Readonly<{
+  type: Type;
+  data: Readonly<Data>;
+  metadata: CommandMetadata;
+}>;
+
+/** A decider: everything an aggregate knows, with no I/O. */
+export type Decider<State, C extends Command, E extends Event> = Readonly<{
+  initialState: () => State;
+  evolve: (state: State, event: E) => State;
+  decide: (command: C, state: State) => readonly E[];
+}>;
+
+export function assertNever(value: never): never {
+  throw new Error(`unhandled case: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,4 @@
+export * from './errors.js';
+export * from './event.js';
+export * from './registry.js';
+export * from './streams.js';

@@ -1,0 +1,18 @@
+/** Stream names, one place: `user-{id}`, `bug-{id}`, `chat-{id}`, `chatmsgs-{id}`. */
+export const streams = {
+  user: (id: string) => `user-${id}`,
+  bug: (id: string) => `bug-${id}`,
+  chat: (id: string) => `chat-${id}`,
+  chatMessages: (id: string) => `chatmsgs-${id}`,
+} as const;
+
+/** The id part of a stream name (`bug-abc` → `abc`). */
+export function streamEntityId(streamId: string): string {
+  const dash = streamId.indexOf('-');
+  return dash < 0 ? streamId : streamId.slice(dash + 1);
+}
+
+export function streamCategory(streamId: string): string {
+  const dash = streamId.indexOf('-');
+  return dash < 0 ? streamId : streamId.slice(0, dash);
+}

@@ -1,0 +1,78 @@
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
+import { assertNever, type Command, type Decider, type Role } from '../core/event.js';
+import type { ProfileUpdated, UserEvent, UserState } from './user.js';
+import { evolveUser, initialUserState } from './user.js';
+import { userMessages } from './user.schemas.js';
+import { isValidEmail, normaliseEmail } from './validation.js';
+
+export type RegisterUser = Command<
+  'RegisterUser',
+  { userId: string; name: string; email: string; role: Role; profileImageURL: string | null }
+>;
+export type UpdateProfile = Command<
+  'UpdateProfile',
+  { userId: string; name?: string; email?: string; profileImageURL?: string | null; passwordChanged?: boolean }
+>;
+export type UserCommand = RegisterUser | UpdateProfile;
+
+function register(command: RegisterUser, state: UserState): UserEvent[] {
+  if (state.status !== 'empty') throw new ConflictError(userMessages.userExists);
+  const d = command.data;
+  return [
+    {
+      type: 'UserRegistered',
+      data: {
+        userId: d.userId,
+        name: d.name.trim(),
+        email: normaliseEmail(d.email),
+        role: d.role,
+        profileImageURL: d.profileImageURL,
+      },
+    },
+  ];
+}
+
+function updateProfile(command: UpdateProfile, state: UserState): UserEvent[] {
+  if (state.status !== 'registered') throw new NotFoundError('User not found');
+  const actor = command.metadata.actor;
+  if (!actor || (actor.id !== state.id && actor.role !== 'admin')) {
+    throw new ForbiddenError("You don't have permission to update this user");
+  }
+  const d = command.data;
+  const change: { -readonly [K in keyof ProfileUpdated['data']]: ProfileUpdated['data'][K] } = { userId: state.id };
+  if (d.name !== undefined) {
+    const name = d.name.trim();
+    if (!name) throw ValidationError.field('name', userMessages.nameRequired);
+    if (name.length > 100) throw ValidationError.field('name', userMessages.nameTooLong);
+    if (name !== state.name) change.name = name;
+  }
+  if (d.email !== undefined) {
+    if (!isValidEmail(d.email)) throw ValidationError.field('email', userMessages.emailInvalid);
+    const email = normaliseEmail(d.email);
+    if (email !== state.email) change.email = email;
+  }
+  if (d.profileImageURL !== undefined && d.profileImageURL !== state.profileImageURL) {
+    change.profileImageURL = d.profileImageURL;
+  }
+  const events: UserEvent[] = [];
+  if (Object.keys(change).length > 1) events.push({ type: 'ProfileUpdated', data: change });
+  if (d.passwordChanged) events.push({ type: 'PasswordChanged', data: { userId: state.id } });
+  return events;
+}
+
+export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
+  switch (command.type) {
+    case 'RegisterUser':
+      return register(command, state);
+    case 'UpdateProfile':
+      return updateProfile(command, state);
+    default:
+      return assertNever(command);
+  }
+}
+
+export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
+  initialState: initialUserState,
+  evolve: evolveUser,
+  decide: decideUser,
+};

@@ -1,0 +1,14 @@
+import { registerEvents } from '../core/registry.js';
+import { passwordChangedData, profileUpdatedData, userRegisteredData } from './user.schemas.js';
+
+registerEvents({
+  UserRegistered: { version: 1, data: userRegisteredData },
+  ProfileUpdated: { version: 1, data: profileUpdatedData },
+  PasswordChanged: { version: 1, data: passwordChangedData },
+});
+
+export * from './decide.js';
+export * from './user.js';
+export * from './user.schemas.js';
+export * from './user-dto.js';
+export * from './validation.js';

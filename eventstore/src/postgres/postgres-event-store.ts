@@ -1,0 +1,218 @@
+import { assertValidEvent, type EventMetadata } from '@bugtrail/domain';
+import type pg from 'pg';
+import {
+  type AppendResult,
+  decodePosition,
+  type EventStore,
+  type ExpectedRevision,
+  encodePosition,
+  type NewEvent,
+  type Position,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  START,
+  type Subscription,
+  WrongExpectedRevisionError,
+} from '../port.js';
+import { Doorbell } from './doorbell.js';
+
+type EventRow = {
+  event_id: string;
+  stream_id: string;
+  stream_revision: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  tx: string;
+  position: string;
+  recorded_at: Date;
+};
+
+const SELECT_COLUMNS =
+  'event_id, stream_id, stream_revision, type, data, metadata, transaction_id::text as tx, position, recorded_at';
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: Number(row.stream_revision),
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    position: encodePosition(BigInt(row.tx), BigInt(row.position)),
+    recordedAt: row.recorded_at,
+  };
+}
+
+export type PostgresEventStoreOptions = {
+  /** How often a follower re-reads when no doorbell rang (ms). */
+  pollIntervalMs?: number;
+  /** Validate each event's data against its registered schema before writing. */
+  validate?: boolean;
+};
+
+export class PostgresEventStore implements EventStore {
+  private readonly doorbell: Doorbell;
+  private readonly pollIntervalMs: number;
+  private readonly validate: boolean;
+  private readonly subscriptions = new Set<{ close(): Promise<void> }>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    options: PostgresEventStoreOptions = {},
+  ) {
+    this.doorbell = new Doorbell(pool, 'bugtrail_events');
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.validate = options.validate ?? true;
+  }
+
+  async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    if (this.validate) for (const event of events) assertValidEvent(event.type, event.data);
+    const mode = typeof expected === 'number' ? 'revision' : expected;
+    const params = [
+      streamId,
+      mode,
+      typeof expected === 'number' ? expected : null,
+      events.map((e) => e.id),
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data)),
+      events.map((e) => JSON.stringify(e.metadata)),
+    ];
+    try {
+      const { rows } = await this.pool.query<{ revision: string; tx: string; pos: string; replayed: boolean }>(
+        'select revision, tx, pos, replayed from eventstore.append_events($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
+        params,
+      );
+      return this.toAppendResult(streamId, events, rows);
+    } catch (error) {
+      const pgError = error as { code?: string; detail?: string; constraint?: string };
+      if (pgError.code === 'BT409' || (pgError.code === '23505' && pgError.constraint === 'events_event_id_key')) {
+        // A racing retry with the same ids may have won: then answer as it did.
+        const replay = await this.findAppended(events);
+        if (replay) return this.toAppendResult(streamId, events, replay);
+        if (pgError.code === 'BT409') {
+          const actual = pgError.detail === 'no_stream' || !pgError.detail ? 'no_stream' : Number(pgError.detail);
+          throw new WrongExpectedRevisionError(streamId, expected, actual);
+        }
+      }
+      if (pgError.code === '23505' && pgError.constraint === 'streams_pkey') {
+        throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
+      }
+      throw error;
+    }
+  }
+
+  private async findAppended(events: readonly NewEvent[]) {
+    const { rows } = await this.pool.query<{ revision: string; tx: string; pos: string; replayed: boolean }>(
+      'select stream_revision as revision, transaction_id::text as tx, position as pos, true as replayed from eventstore.events where event_id = any($1::uuid[]) order by position',
+      [events.map((e) => e.id)],
+    );
+    return rows.length > 0 ? rows : null;
+  }
+
+  private async currentRevision(streamId: string): Promise<number | 'no_stream'> {
+    const { rows } = await this.pool.query<{ revision: string }>(
+      'select revision from eventstore.streams where stream_id = $1',
+      [streamId],
+    );
+    return rows[0] ? Number(rows[0].revision) : 'no_stream';
+  }
+
+  private toAppendResult(
+    streamId: string,
+    events: readonly NewEvent[],
+    rows: { revision: string; tx: string; pos: string; replayed: boolean }[],
+  ): AppendResult {
+    const last = rows.at(-1);
+    if (!last) throw new Error('append returned no rows');
+    if (rows.length !== events.length) {
+      throw new WrongExpectedRevisionError(streamId, 'any', Number(last.revision));
+    }
+    return {
+      nextExpectedRevision: Number(last.revision),
+      position: encodePosition(BigInt(last.tx), BigInt(last.pos)),
+      alreadyAppended: last.replayed,
+    };
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const backwards = options.direction === 'backwards';
+    const limit = options.limit ?? 2 ** 31 - 1;
+    const from = options.from ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
+    const { rows } = await this.pool.query<EventRow>(
+      `select ${SELECT_COLUMNS} from eventstore.events
+       where stream_id = $1 and stream_revision ${backwards ? '<=' : '>='} $2
+       order by stream_revision ${backwards ? 'desc' : 'asc'} limit $3`,
+      [streamId, from, limit],
+    );
+    return rows.map(toRecorded);
+  }
+
+  async readAll(from: Position, limit: number): Promise<RecordedEvent[]> {
+    const [tx, pos] = decodePosition(from);
+    const { rows } = await this.pool.query<EventRow>(
+      `select ${SELECT_COLUMNS} from eventstore.events
+       where (transaction_id, position) > ($1::text::xid8, $2::bigint)
+         and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       order by transaction_id, position
+       limit $3`,
+      [tx.toString(), pos.toString(), limit],
+    );
+    return rows.map(toRecorded);
+  }
+
+  async headPosition(): Promise<Position> {
+    const { rows } = await this.pool.query<{ tx: string; position: string }>(
+      `select transaction_id::text as tx, position from eventstore.events
+       where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       order by transaction_id desc, position desc limit 1`,
+    );
+    const row = rows[0];
+    return row ? encodePosition(BigInt(row.tx), BigInt(row.position)) : START;
+  }
+
+  /** Waits for the next doorbell (an append anywhere) or the timeout. */
+  waitForEvents(timeoutMs: number): Promise<void> {
+    return this.doorbell.wait(timeoutMs);
+  }
+
+  subscribe(from: Position, options: { batchSize?: number } = {}): Subscription {
+    const batchSize = options.batchSize ?? 500;
+    let closed = false;
+    let position = from;
+    const store = this;
+    const handle = {
+      async close() {
+        closed = true;
+        store.doorbell.ring();
+        store.subscriptions.delete(handle);
+      },
+    };
+    this.subscriptions.add(handle);
+    async function* batches(): AsyncGenerator<readonly RecordedEvent[]> {
+      // After a doorbell or a batch, a held-back transaction may clear any moment:
+      // re-read soon, backing off to the poll interval.
+      let delay = 1;
+      while (!closed) {
+        const batch = await store.readAll(position, batchSize);
+        if (closed) return;
+        if (batch.length > 0) {
+          position = batch[batch.length - 1]!.position;
+          delay = 1;
+          yield batch;
+          continue;
+        }
+        const started = Date.now();
+        await store.doorbell.wait(delay);
+        delay = Date.now() - started < delay ? 1 : Math.min(delay * 2, store.pollIntervalMs);
+      }
+    }
+    return Object.assign(batches(), handle);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.doorbell.close();
+  }
+}

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { type Actor, type Role, UnauthorizedError } from '@bugtrail/domain';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type pg from 'pg';
+import type { Logger } from '../logger.js';
+import { generateTokenKey, getOrCreateSecret } from '../secrets.js';
+
+const ISSUER = 'bugtrail';
+const AUDIENCE = 'bugtrail-api';
+const LIFETIME_SECONDS = 7 * 24 * 60 * 60;
+const REVOCATION_CHANNEL = 'bugtrail_auth';
+
+export type TokenClaims = { sub: string; role: Role; iat_ms: number; jti: string };
+
+/**
+ * Issues and verifies HS256 tokens (algorithm pinned; iss, aud and exp checked).
+ * Revocation ("log out everywhere", password change) is a per-user instant kept in
+ * the database and cached here, refreshed by NOTIFY so every replica agrees at once.
+ */
+export class TokenService {
+  private readonly revokedBefore = new Map<string, number>();
+  private listener: pg.PoolClient | null = null;
+  private refreshTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly key: Uint8Array,
+    private readonly pool: pg.Pool,
+    private readonly logger: Logger,
+  ) {}
+
+  static async create(pool: pg.Pool, configuredSecret: string | undefined, logger: Logger): Promise<TokenService> {
+    const secret = configuredSecret ?? (await getOrCreateSecret(pool, 'jwt_secret', generateTokenKey));
+    const key = new TextEncoder().encode(secret);
+    if (key.length < 32) throw new Error('JWT_SECRET must be at least 32 bytes (256 bits)');
+    const service = new TokenService(key, pool, logger);
+    await service.refresh();
+    await service.listen();
+    return service;
+  }
+
+  async issue(user: { id: string; role: Role }): Promise<string> {
+    // A token issued after a revocation must outlive it, even within the same millisecond.
+    const iatMs = Math.max(Date.now(), (this.revokedBefore.get(user.id) ?? 0) + 1);
+    return new SignJWT({ role: user.role, iat_ms: iatMs })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setJti(randomUUID())
+      .setIssuedAt(Math.floor(iatMs / 1000))
+      .setExpirationTime(Math.floor(iatMs / 1000) + LIFETIME_SECONDS)
+      .sign(this.key);
+  }
+
+  /** The actor of a valid token; UnauthorizedError for anything else. */
+  async verify(token: string): Promise<Actor> {
+    let claims: Partial<TokenClaims>;
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+      });
+      claims = payload as Partial<TokenClaims>;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw new UnauthorizedError('Token expired');
+      throw new UnauthorizedError('Not authorized, token failed');
+    }
+    const { sub, role, iat_ms: iatMs } = claims;
+    if (!sub || (role !== 'admin' && role !== 'tester' && role !== 'developer') || typeof iatMs !== 'number') {
+      throw new UnauthorizedError('Not authorized, token failed');
+    }
+    if (iatMs <= (this.revokedBefore.get(sub) ?? 0)) throw new UnauthorizedError('Token revoked');
+    return { id: sub, role };
+  }
+
+  /** Every token of the user issued up to now stops working, on every replica. */
+  async revokeAll(userId: string): Promise<void> {
+    const at = Math.max(Date.now(), (this.revokedBefore.get(userId) ?? 0) + 1);
+    const { rows } = await this.pool.query<{ revoked_before_ms: number }>(
+      `insert into platform.token_revocations (user_id, revoked_before_ms) values ($1, $2)
+       on conflict (user_id) do update set revoked_before_ms = greatest(platform.token_revocations.revoked_before_ms, excluded.revoked_before_ms)
+       returning revoked_before_ms`,
+      [userId, at],
+    );
+    const value = Number(rows[0]?.revoked_before_ms ?? at);
+    this.revokedBefore.set(userId, value);
+    await this.pool.query('select pg_notify($1, $2)', [REVOCATION_CHANNEL, JSON.stringify({ userId, at: value })]);
+  }
+
+  private async refresh(): Promise<void> {
+    const { rows } = await this.pool.query<{ user_id: string; revoked_before_ms: number }>(
+      'select user_id, revoked_before_ms from platform.token_revocations',
+    );
+    for (const row of rows) this.revokedBefore.set(row.user_id, Number(row.revoked_before_ms));
+  }
+
+  private async listen(): Promise<void> {
+    try {
+      const client = await this.pool.connect();
+      client.on('notification', (msg) => {
+        if (msg.channel !== REVOCATION_CHANNEL || !msg.payload) return;
+        const { userId, at } = JSON.parse(msg.payload) as { userId: string; at: number };
+        this.revokedBefore.set(userId, Math.max(at, this.revokedBefore.get(userId) ?? 0));
+      });
+      client.on('error', () => {
+        if (this.listener !== client) return;
+        this.listener = null;
+        client.release(true);
+        if (!this.closed)
+          setTimeout(
+            () =>
+              void this.refresh()
+                .then(() => this.listen())
+                .catch(() => {}),
+            1000,
+          ).unref();
+      });
+      await client.query(`listen ${REVOCATION_CHANNEL}`);
+      this.listener = client;
+    } catch (error) {
+      this.logger.warn('token revocation listener unavailable; polling', { error });
+    }
+    // A fallback for notifications lost while the listener was down.
+    this.refreshTimer ??= setInterval(() => void this.refresh().catch(() => {}), 30_000).unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
+    const client = this.listener;
+    this.listener = null;
+    client?.release();
+    this.closed = true;
+  }
+}

@@ -1,0 +1,172 @@
+import type pg from 'pg';
+import type { Logger } from './logger.js';
+
+/** The projector's NOTIFY channel: after each committed batch, its position and topics. */
+export const CHANGES_CHANNEL = 'bugtrail_changes';
+export const ZERO_POSITION = '0'.repeat(32);
+
+export type ChangeNotice = Readonly<{ position: string; topics: readonly string[]; reset?: boolean }>;
+
+export function encodeChangeNotice(notice: ChangeNotice): string {
+  return JSON.stringify({ p: notice.position, t: notice.topics, ...(notice.reset ? { r: 1 } : {}) });
+}
+
+export function decodeChangeNotice(payload: string): ChangeNotice | null {
+  try {
+    const raw = JSON.parse(payload) as { p?: unknown; t?: unknown; r?: unknown };
+    if (typeof raw.p !== 'string' || !Array.isArray(raw.t)) return null;
+    return { position: raw.p, topics: raw.t.filter((t): t is string => typeof t === 'string'), reset: raw.r === 1 };
+  } catch {
+    return null;
+  }
+}
+
+/** The slowest projection's checkpoint: what every read model has seen. */
+export async function readModelPosition(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ position: string | null }>(
+    'select min(position) as position from projector.checkpoints',
+  );
+  return rows[0]?.position ?? ZERO_POSITION;
+}
+
+type Waiter = { target: string; resolve: (caughtUp: boolean) => void; timer: NodeJS.Timeout };
+
+/**
+ * Follows the projector from another process (or the same one): knows the read
+ * models' position, wakes read-your-writes waiters, and hands topics to live
+ * subscribers. NOTIFY is the fast path; a poll of the checkpoint table is the
+ * fallback whenever someone waits, so a dropped connection only slows things.
+ */
+export class ChangeFeed {
+  private current = ZERO_POSITION;
+  private readonly waiters = new Set<Waiter>();
+  private readonly listeners = new Set<(notice: ChangeNotice) => void>();
+  private client: pg.PoolClient | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly logger: Logger,
+  ) {}
+
+  get position(): string {
+    return this.current;
+  }
+
+  async start(): Promise<void> {
+    await this.connect();
+    this.advance(await readModelPosition(this.pool).catch(() => ZERO_POSITION));
+  }
+
+  /** Resolves true once the read models have passed `target`, false after the timeout. */
+  waitFor(target: string, timeoutMs: number): Promise<boolean> {
+    if (target <= this.current) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        target,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          resolve(target <= this.current);
+        }, timeoutMs),
+      };
+      this.waiters.add(waiter);
+      this.ensurePolling();
+    });
+  }
+
+  onChange(listener: (notice: ChangeNotice) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Called by an in-process projector right after commit: no round trip needed. */
+  publish(notice: ChangeNotice): void {
+    this.advance(notice.position);
+    for (const listener of this.listeners) listener(notice);
+  }
+
+  private advance(position: string): void {
+    if (position <= this.current) return;
+    this.current = position;
+    for (const waiter of this.waiters) {
+      if (waiter.target <= position) {
+        clearTimeout(waiter.timer);
+        this.waiters.delete(waiter);
+        waiter.resolve(true);
+      }
+    }
+  }
+
+  private ensurePolling(): void {
+    if (this.pollTimer || this.closed) return;
+    // Without a listening connection, poll fast; with one, only as a safety net.
+    this.pollTimer = setTimeout(
+      async () => {
+        this.pollTimer = null;
+        try {
+          this.advance(await readModelPosition(this.pool));
+        } catch {
+          // database away: the waiters time out and the command still answers
+        }
+        if (this.waiters.size > 0) this.ensurePolling();
+      },
+      this.client ? 100 : 10,
+    );
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const client = await this.pool.connect();
+      client.on('notification', (msg) => {
+        if (msg.channel !== CHANGES_CHANNEL || !msg.payload) return;
+        const notice = decodeChangeNotice(msg.payload);
+        if (notice) this.publish(notice);
+      });
+      client.on('error', (error) => {
+        if (this.client !== client) return;
+        this.client = null;
+        client.release(error);
+        this.logger.warn('change feed connection lost; reconnecting', { error: error.message });
+        this.scheduleReconnect();
+      });
+      await client.query(`listen ${CHANGES_CHANNEL}`);
+      this.client = client;
+      // NOTIFY is not durable: catch up on what passed while we were away.
+      this.advance(await readModelPosition(this.pool).catch(() => ZERO_POSITION));
+      for (const listener of this.listeners) listener({ position: this.current, topics: [], reset: true });
+    } catch (error) {
+      this.logger.warn('change feed cannot listen yet; retrying', { error: (error as Error).message });
+      this.scheduleReconnect();
+    }
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      void this.connect();
+    }, 1000);
+    this.reconnectTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(waiter.target <= this.current);
+    }
+    this.waiters.clear();
+    const client = this.client;
+    this.client = null;
+    if (client) {
+      await client.query(`unlisten ${CHANGES_CHANNEL}`).catch(() => {});
+      client.release();
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import { type Kysely, type Migration, sql } from 'kysely';
+
+/** Platform tables: generated secrets and token revocations (write side, never events). */
+export const platformMigrations: Record<string, Migration> = {
+  '0100_platform_secrets': {
+    async up(db: Kysely<unknown>) {
+      await sql`create schema if not exists platform`.execute(db);
+      await sql`create table platform.secrets (name text primary key, value text not null, created_at timestamptz not null default now())`.execute(
+        db,
+      );
+      await sql`create table platform.token_revocations (user_id text primary key, revoked_before_ms bigint not null)`.execute(
+        db,
+      );
+    },
+  },
+};

@@ -1,0 +1,27 @@
+import { type Kysely, type Migration, sql } from 'kysely';
+
+/**
+ * The projector's own tables. Read-model tables are not migrated here: each
+ * projection is versioned and rebuilt from the events when its version changes
+ * (docs/adr/003-read-models-are-rebuilt-not-migrated.md).
+ */
+export const projectorMigrations: Record<string, Migration> = {
+  '0200_projector_checkpoints': {
+    async up(db: Kysely<unknown>) {
+      await sql`create schema if not exists projector`.execute(db);
+      await sql`create schema if not exists rm`.execute(db);
+      await sql`create table projector.checkpoints (
+        name text primary key,
+        position text not null,
+        version int not null,
+        updated_at timestamptz not null default now()
+      )`.execute(db);
+      // Recent topics by position, so a live client that reconnects can resume (bounded).
+      await sql`create table projector.changes (
+        position text primary key,
+        topics text[] not null,
+        created_at timestamptz not null default now()
+      )`.execute(db);
+    },
+  },
+};

@@ -1,0 +1,28 @@
+import type { RecordedEvent } from '@bugtrail/eventstore';
+import type { Kysely, Transaction } from 'kysely';
+
+export type ProjectionContext = Readonly<{
+  /** The batch's transaction: rows and checkpoint commit together. */
+  db: Transaction<any>;
+  /** Where this projection's tables live: `rm` live, another schema during a rebuild. */
+  schema: string;
+  /** Topics changed by this batch (`bug:{id}`, `dashboard`, `user:{id}`, ...). */
+  topics: Set<string>;
+}>;
+
+/**
+ * A read model: its tables, and how a batch of events changes them. `apply` sees
+ * every event after its checkpoint (it ignores the types it does not handle) and
+ * should touch the database per batch, not per event: rebuilds replay millions.
+ */
+export interface Projection {
+  readonly name: string;
+  /** Bump when the tables or the handler change: the projection is rebuilt at start. */
+  readonly version: number;
+  /** The tables it owns, in creation order. */
+  readonly tables: readonly string[];
+  createTables(db: Kysely<any>, schema: string): Promise<void>;
+  apply(events: readonly RecordedEvent[], context: ProjectionContext): Promise<void>;
+}
+
+export const READ_MODEL_SCHEMA = 'rm';

@@ -1,0 +1,361 @@
+import { type EventStore, type Position, type RecordedEvent, START } from '@bugtrail/eventstore';
+import {
+  CHANGES_CHANNEL,
+  type ChangeFeed,
+  type ChangeNotice,
+  encodeChangeNotice,
+  type Logger,
+} from '@bugtrail/platform';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type pg from 'pg';
+import { type Projection, READ_MODEL_SCHEMA } from './projection.js';
+
+const LEADER_LOCK = 7310002;
+/** NOTIFY payloads must stay under 8000 bytes. */
+const MAX_NOTICE_BYTES = 7000;
+/** How many recent change rows are kept for live-update resume. */
+const CHANGES_KEPT = 20_000;
+
+export type ProjectorOptions = {
+  batchSize?: number;
+  logger: Logger;
+  /** In-process consumers (read-your-writes, SSE) hear of batches without a round trip. */
+  changeFeed?: ChangeFeed;
+};
+
+export type ProjectorStatus = Readonly<{
+  role: 'leader' | 'standby' | 'stopped';
+  position: Position;
+  eventsBehind: number;
+  eventsBehindCapped: boolean;
+  secondsBehind: number;
+}>;
+
+type CheckpointRow = { name: string; position: string; version: number };
+
+/** Splits topics into NOTIFY-sized notices that all carry the batch position. */
+export function chunkNotices(position: Position, topics: readonly string[], reset = false): ChangeNotice[] {
+  const notices: ChangeNotice[] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const topic of topics) {
+    if (size + topic.length + 3 > MAX_NOTICE_BYTES && current.length > 0) {
+      notices.push({ position, topics: current });
+      current = [];
+      size = 0;
+    }
+    current.push(topic);
+    size += topic.length + 3;
+  }
+  notices.push({ position, topics: current, ...(reset ? { reset } : {}) });
+  return notices;
+}
+
+/**
+ * Follows the event store and keeps every projection's tables current. Each batch
+ * writes rows and checkpoints in one transaction, then NOTIFYs (delivered on
+ * commit). One leader per database, elected with an advisory lock; a standby waits.
+ */
+export class Projector {
+  private readonly batchSize: number;
+  private readonly logger: Logger;
+  private role: ProjectorStatus['role'] = 'stopped';
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private subscription: { close(): Promise<void> } | null = null;
+  private lockClient: pg.PoolClient | null = null;
+  private position: Position = START;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly pool: pg.Pool,
+    private readonly db: Kysely<any>,
+    readonly projections: readonly Projection[],
+    private readonly options: ProjectorOptions,
+  ) {
+    this.batchSize = options.batchSize ?? 1000;
+    this.logger = options.logger;
+    const names = new Set(projections.map((p) => p.name));
+    if (names.size !== projections.length) throw new Error('projection names must be unique');
+  }
+
+  /**
+   * Creates missing projections' tables and rebuilds those whose version changed.
+   * Safe to call from several processes: it runs under the leader lock's sibling.
+   */
+  async prepare(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('select pg_advisory_lock($1)', [LEADER_LOCK + 1]);
+      const existing = new Map((await this.readCheckpoints(this.db)).map((r) => [r.name, r]));
+      for (const projection of this.projections) {
+        const row = existing.get(projection.name);
+        if (!row) {
+          await this.db.transaction().execute(async (tx) => {
+            await projection.createTables(tx, READ_MODEL_SCHEMA);
+            await tx
+              .insertInto('projector.checkpoints')
+              .values({ name: projection.name, position: START, version: projection.version })
+              .execute();
+          });
+          this.logger.info('projection created', { projection: projection.name, version: projection.version });
+        } else if (row.version !== projection.version) {
+          this.logger.info('projection version changed; rebuilding', {
+            projection: projection.name,
+            from: row.version,
+            to: projection.version,
+          });
+          await this.rebuild(projection.name);
+        }
+      }
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [LEADER_LOCK + 1]).catch(() => {});
+      client.release();
+    }
+  }
+
+  /** Starts following: as leader when the lock is free, else as a standby that retries. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        if (!(await this.acquireLeadership())) {
+          this.role = 'standby';
+          await this.sleep(1000);
+          continue;
+        }
+        this.role = 'leader';
+        this.logger.info('projector is the leader');
+        await this.follow();
+      } catch (error) {
+        if (!this.running) break;
+        this.logger.warn('projector interrupted; retrying', { error: (error as Error).message });
+        await this.releaseLeadership();
+        await this.sleep(1000);
+      }
+    }
+    await this.releaseLeadership();
+    this.role = 'stopped';
+  }
+
+  private async acquireLeadership(): Promise<boolean> {
+    const client = await this.pool.connect();
+    try {
+      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
+        LEADER_LOCK,
+      ]);
+      if (!rows[0]?.locked) {
+        client.release();
+        return false;
+      }
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+    // Losing this connection loses the lock: stop following so a standby can lead.
+    client.on('error', (error) => {
+      if (this.lockClient !== client) return;
+      this.lockClient = null;
+      client.release(error);
+      void this.subscription?.close();
+    });
+    this.lockClient = client;
+    return true;
+  }
+
+  private async releaseLeadership(): Promise<void> {
+    const client = this.lockClient;
+    this.lockClient = null;
+    if (!client) return;
+    try {
+      await client.query('select pg_advisory_unlock($1)', [LEADER_LOCK]);
+      client.release();
+    } catch (error) {
+      client.release(error as Error);
+    }
+  }
+
+  private async follow(): Promise<void> {
+    const checkpoints = await this.readCheckpoints(this.db);
+    const from = checkpoints.reduce(
+      (min, r) => (r.position < min ? r.position : min),
+      checkpoints[0]?.position ?? START,
+    );
+    this.position = from;
+    const subscription = this.store.subscribe(from, { batchSize: this.batchSize });
+    this.subscription = subscription;
+    try {
+      for await (const batch of subscription) {
+        if (!this.running || !this.lockClient) break;
+        await this.applyBatch(batch);
+      }
+    } finally {
+      await subscription.close();
+      this.subscription = null;
+    }
+    if (this.running && !this.lockClient) throw new Error('leadership lost');
+  }
+
+  /** Applies one batch to every live projection, exactly once, and announces it. */
+  async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {
+    const last = batch[batch.length - 1];
+    if (!last) return;
+    const topics = new Set<string>();
+    await this.db.transaction().execute(async (tx) => {
+      const checkpoints = await sql<CheckpointRow>`
+        select name, position, version from projector.checkpoints
+        where name in (${sql.join(this.projections.map((p) => p.name))})
+        order by name for update`.execute(tx);
+      const byName = new Map(checkpoints.rows.map((r) => [r.name, r.position]));
+      for (const projection of this.projections) {
+        const seen = byName.get(projection.name) ?? START;
+        // Events at or before a checkpoint were applied already (by us, a rebuild,
+        // or a previous leader): skipping them is what makes a batch exactly-once.
+        const fresh = seen >= last.position ? [] : batch.filter((e) => e.position > seen);
+        if (fresh.length > 0) await projection.apply(fresh, { db: tx, schema: READ_MODEL_SCHEMA, topics });
+      }
+      await tx
+        .updateTable('projector.checkpoints')
+        .set({ position: last.position, updated_at: sql`now()` })
+        .where('position', '<', last.position)
+        .execute();
+      const topicList = [...topics];
+      if (topicList.length > 0) {
+        await tx
+          .insertInto('projector.changes')
+          .values({ position: last.position, topics: topicList })
+          .onConflict((oc) => oc.column('position').doNothing())
+          .execute();
+      }
+      for (const notice of chunkNotices(last.position, topicList)) {
+        await sql`select pg_notify(${CHANGES_CHANNEL}, ${encodeChangeNotice(notice)})`.execute(tx);
+      }
+    });
+    this.position = last.position;
+    this.options.changeFeed?.publish({ position: last.position, topics: [...topics] });
+    if (Math.random() < 0.01) void this.trimChanges();
+  }
+
+  private async trimChanges(): Promise<void> {
+    await sql`delete from projector.changes where position < (
+        select position from projector.changes order by position desc offset ${CHANGES_KEPT} limit 1)`
+      .execute(this.db)
+      .catch(() => {});
+  }
+
+  /**
+   * Replays every event into fresh tables, then swaps them in atomically while the
+   * live projector keeps running: the swap holds the projection's checkpoint row,
+   * which is the first thing every live batch locks.
+   */
+  async rebuild(name: string): Promise<{ events: number; ms: number }> {
+    const projection = this.projections.find((p) => p.name === name);
+    if (!projection) throw new Error(`unknown projection: ${name}`);
+    const started = performance.now();
+    const schema = `rebuild_${name.replace(/[^a-z0-9_]/gi, '_')}`.toLowerCase();
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(this.db);
+    await sql`create schema ${sql.id(schema)}`.execute(this.db);
+    await projection.createTables(this.db, schema);
+    let position: Position = START;
+    let events = 0;
+    const replayUpTo = async (db: Kysely<any>, limit: Position) => {
+      while (position < limit) {
+        const batch = (await this.store.readAll(position, this.batchSize * 5)).filter((e) => e.position <= limit);
+        if (batch.length === 0) break;
+        const run = async (tx: Transaction<any>) => projection.apply(batch, { db: tx, schema, topics: new Set() });
+        if (db.isTransaction) await run(db as Transaction<any>);
+        else await db.transaction().execute(run);
+        position = batch[batch.length - 1]!.position;
+        events += batch.length;
+      }
+    };
+    // Catch up without blocking anyone, then finish the last stretch inside the swap.
+    for (let round = 0; round < 100; round++) {
+      const live = await this.liveCheckpoint(name);
+      if (live === null || position >= live) break;
+      await replayUpTo(this.db, live);
+    }
+    await this.db.transaction().execute(async (tx) => {
+      const locked = await sql<{ position: string }>`
+        select position from projector.checkpoints where name = ${name} for update`.execute(tx);
+      const live = locked.rows[0]?.position ?? (await this.store.headPosition());
+      await replayUpTo(tx, live);
+      for (const table of projection.tables) {
+        await sql`drop table if exists ${sql.id(READ_MODEL_SCHEMA, table)} cascade`.execute(tx);
+        await sql`alter table ${sql.id(schema, table)} set schema ${sql.id(READ_MODEL_SCHEMA)}`.execute(tx);
+      }
+      await sql`
+        insert into projector.checkpoints (name, position, version) values (${name}, ${live}, ${projection.version})
+        on conflict (name) do update set position = excluded.position, version = excluded.version, updated_at = now()`.execute(
+        tx,
+      );
+      await sql`drop schema ${sql.id(schema)} cascade`.execute(tx);
+      const [notice] = chunkNotices(live, [], true);
+      if (notice) await sql`select pg_notify(${CHANGES_CHANNEL}, ${encodeChangeNotice(notice)})`.execute(tx);
+    });
+    const ms = performance.now() - started;
+    this.logger.info('projection rebuilt', { projection: name, events, ms: Math.round(ms) });
+    return { events, ms };
+  }
+
+  private async liveCheckpoint(name: string): Promise<Position | null> {
+    const row = await this.db
+      .selectFrom('projector.checkpoints')
+      .select('position')
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row?.position ?? null;
+  }
+
+  private async readCheckpoints(db: Kysely<any>): Promise<CheckpointRow[]> {
+    return db.selectFrom('projector.checkpoints').select(['name', 'position', 'version']).execute();
+  }
+
+  /** Where the projector is and how far behind the store it runs. */
+  async status(): Promise<ProjectorStatus> {
+    const checkpoints = await this.readCheckpoints(this.db);
+    const position = checkpoints.reduce(
+      (min, r) => (r.position < min ? r.position : min),
+      checkpoints[0]?.position ?? START,
+    );
+    const cap = 10_000;
+    const pending = await this.store.readAll(position, cap);
+    const oldest = pending[0];
+    return {
+      role: this.role,
+      position,
+      eventsBehind: pending.length,
+      eventsBehindCapped: pending.length >= cap,
+      secondsBehind: oldest ? Math.max(0, (Date.now() - oldest.recordedAt.getTime()) / 1000) : 0,
+    };
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = null;
+        resolve();
+      }, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+
+  /** Stops at a batch boundary: the batch in flight commits (or rolls back) whole. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.subscription?.close();
+    await this.loop;
+    this.loop = null;
+  }
+}

@@ -1,0 +1,99 @@
+import type { ProfileUpdatedData, Role, UserRegisteredData } from '@bugtrail/domain';
+import type { RecordedEvent } from '@bugtrail/eventstore';
+import { type Kysely, sql } from 'kysely';
+import type { Projection } from '../runtime/projection.js';
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  profile_image_url: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+type UserRow = Omit<UsersTable, 'created_at' | 'updated_at'> & { created_at: Date | string; updated_at: Date | string };
+
+/** Everybody's public profile: the team list, chat pickers, names on bugs. */
+export const usersProjection: Projection = {
+  name: 'users',
+  version: 1,
+  tables: ['users'],
+
+  async createTables(db: Kysely<any>, schema: string) {
+    await sql`create table ${sql.id(schema, 'users')} (
+      id text primary key,
+      name text not null,
+      email text not null,
+      role text not null,
+      profile_image_url text,
+      created_at timestamptz not null,
+      updated_at timestamptz not null
+    )`.execute(db);
+    await sql`create index ${sql.id(`${schema}_users_role_name`)} on ${sql.id(schema, 'users')} (role, name)`.execute(
+      db,
+    );
+  },
+
+  async apply(events: readonly RecordedEvent[], { db, schema, topics }) {
+    const relevant = events.filter((e) => e.type === 'UserRegistered' || e.type === 'ProfileUpdated');
+    if (relevant.length === 0) return;
+    // Fold the batch in memory over the rows it touches, then write each row once.
+    const touched = new Map<string, UserRow>();
+    const missing = new Set<string>();
+    for (const event of relevant) {
+      const id = (event.data as { userId: string }).userId;
+      if (event.type === 'ProfileUpdated' && !touched.has(id)) missing.add(id);
+    }
+    if (missing.size > 0) {
+      const rows = await db
+        .withSchema(schema)
+        .selectFrom('users')
+        .selectAll()
+        .where('id', 'in', [...missing])
+        .execute();
+      for (const row of rows as UserRow[]) touched.set(row.id, row);
+    }
+    for (const event of relevant) {
+      if (event.type === 'UserRegistered') {
+        const d = event.data as UserRegisteredData;
+        touched.set(d.userId, {
+          id: d.userId,
+          name: d.name,
+          email: d.email,
+          role: d.role,
+          profile_image_url: d.profileImageURL,
+          created_at: event.metadata.occurredAt,
+          updated_at: event.metadata.occurredAt,
+        });
+      } else {
+        const d = event.data as ProfileUpdatedData;
+        const row = touched.get(d.userId);
+        if (!row) continue;
+        touched.set(d.userId, {
+          ...row,
+          name: d.name ?? row.name,
+          email: d.email ?? row.email,
+          profile_image_url: d.profileImageURL === undefined ? row.profile_image_url : d.profileImageURL,
+          updated_at: event.metadata.occurredAt,
+        });
+      }
+      topics.add(`user:${(event.data as { userId: string }).userId}`);
+    }
+    topics.add('users');
+    await db
+      .withSchema(schema)
+      .insertInto('users')
+      .values([...touched.values()])
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          email: eb.ref('excluded.email'),
+          profile_image_url: eb.ref('excluded.profile_image_url'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  },
+};

@@ -1,0 +1,58 @@
+import path from 'node:path';
+import { isPosition } from '@bugtrail/eventstore';
+import { createErrorHandler, HttpError } from '@bugtrail/platform';
+import { Hono } from 'hono';
+import type { ReadApiDeps } from './deps.js';
+import { resolveFile, sendFile } from './static.js';
+import { createSystemRoutes } from './system/system.routes.js';
+import { createProfileRoutes, createUsersRoutes } from './users/users.routes.js';
+
+const API_PREFIXES = ['/api/', '/chats', '/users', '/uploads/'];
+const isApiPath = (p: string) =>
+  p === '/api' || API_PREFIXES.some((prefix) => p === prefix.replace(/\/$/, '') || p.startsWith(prefix));
+
+/** read-api: every GET, from the read models; also the web app and uploads. */
+export function createReadApi(deps: ReadApiDeps): Hono {
+  const app = new Hono();
+  app.onError(createErrorHandler(deps.logger));
+
+  // Read-your-writes for clients that carry a position from a command's answer.
+  app.use('*', async (c, next) => {
+    const min = c.req.header('x-min-position');
+    if (min) {
+      if (!isPosition(min)) throw new HttpError(400, 'X-Min-Position must be a position token');
+      const caughtUp = await deps.changeFeed.waitFor(min, deps.config.readYourWritesTimeoutMs);
+      if (!caughtUp) c.header('X-Read-Model-Lag', '1');
+    }
+    await next();
+  });
+
+  app.route('/', createSystemRoutes(deps));
+  app.route('/api/auth', createProfileRoutes(deps));
+  app.route('/api/users', createUsersRoutes(deps));
+
+  app.get('/uploads/*', async (c) => {
+    const file = await resolveFile(deps.uploadsDir, c.req.path.slice('/uploads/'.length));
+    if (!file) return c.json({ message: 'File not found' }, 404);
+    return sendFile(c, file, { 'Cache-Control': 'private, max-age=31536000, immutable' });
+  });
+
+  app.get('*', async (c) => {
+    if (isApiPath(c.req.path) || !deps.webDir) return c.json({ message: 'Not found' }, 404);
+    const asset = c.req.path === '/' ? null : await resolveFile(deps.webDir, c.req.path);
+    if (asset) {
+      const immutable = c.req.path.startsWith('/assets/');
+      return sendFile(c, asset, { 'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache' });
+    }
+    if ((c.req.header('accept') ?? '').includes('text/html') || c.req.path === '/') {
+      const index = await resolveFile(deps.webDir, 'index.html');
+      if (index) return sendFile(c, index, { 'Cache-Control': 'no-cache' });
+    }
+    return c.json({ message: 'Not found' }, 404);
+  });
+
+  app.notFound((c) => c.json({ message: 'Not found' }, 404));
+  return app;
+}
+
+export const defaultWebDir = (root: string) => path.join(root, 'web', 'dist');

@@ -1,0 +1,2 @@
+export { createReadApi, defaultWebDir } from './app.js';
+export type { ReadApiDeps } from './deps.js';

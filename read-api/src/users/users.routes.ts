@@ -1,0 +1,61 @@
+import { NotFoundError, toUserDto } from '@bugtrail/domain';
+import { type AuthEnv, requireAuth } from '@bugtrail/platform';
+import { READ_MODEL_SCHEMA } from '@bugtrail/projector';
+import { Hono } from 'hono';
+import type { ReadApiDeps } from '../deps.js';
+
+type UserRow = {
+  id: string;
+  name: string;
+  email: string;
+  role: 'admin' | 'tester' | 'developer';
+  profile_image_url: string | null;
+};
+
+export const userRowToDto = (row: UserRow) =>
+  toUserDto({ id: row.id, name: row.name, email: row.email, role: row.role, profileImageURL: row.profile_image_url });
+
+export async function findUser(deps: ReadApiDeps, id: string): Promise<UserRow | undefined> {
+  return deps.db.withSchema(READ_MODEL_SCHEMA).selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** GET /api/auth/profile */
+export function createProfileRoutes(deps: ReadApiDeps) {
+  const app = new Hono<AuthEnv>();
+  app.get('/profile', requireAuth(deps.tokens), async (c) => {
+    const row = await findUser(deps, c.var.actor.id);
+    if (!row) throw new NotFoundError('User not found');
+    return c.json({ user: userRowToDto(row) });
+  });
+  return app;
+}
+
+/** GET /api/users, /api/users/{id} */
+export function createUsersRoutes(deps: ReadApiDeps) {
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps.tokens));
+
+  app.get('/', async (c) => {
+    const rows = await deps.db.withSchema(READ_MODEL_SCHEMA).selectFrom('users').selectAll().orderBy('name').execute();
+    if (c.var.actor.role === 'admin') return c.json(rows.map(userRowToDto));
+    // Everyone else gets a directory: enough for chat pickers and names.
+    return c.json(
+      rows.map((r) => {
+        const { email: _email, ...rest } = userRowToDto(r);
+        return rest;
+      }),
+    );
+  });
+
+  app.get('/:id', async (c) => {
+    const row = await findUser(deps, c.req.param('id'));
+    if (!row) throw new NotFoundError('User not found');
+    const dto = userRowToDto(row);
+    if (c.var.actor.role !== 'admin' && c.var.actor.id !== row.id) {
+      const { email: _email, ...rest } = dto;
+      return c.json(rest);
+    }
+    return c.json(dto);
+  });
+  return app;
+}

@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Actor,
+  ForbiddenError,
+  resolveRole,
+  streams,
+  toUserDto,
+  UnauthorizedError,
+  type UserState,
+  userDecider,
+  userMessages,
+  ValidationError,
+  validateRegistration,
+} from '@bugtrail/domain';
+import { type AuthEnv, readJson, requireAuth, requireRole } from '@bugtrail/platform';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { clientIp } from '../client-ip.js';
+import { deriveEventId, handleCommand } from '../commands/handle-command.js';
+import { commandContext, settle, type WriteApiDeps } from '../deps.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
+import { RateLimits, tooManyAttempts } from './rate-limits.js';
+
+const optionalText = z.string().max(10_000).optional().nullable();
+
+export const registerBody = z.object({
+  name: optionalText,
+  email: optionalText,
+  password: optionalText,
+  role: optionalText,
+  adminInviteToken: z.union([z.string(), z.number()]).optional().nullable(),
+  profileImageURL: z.string().max(2048).optional().nullable(),
+  profileImageUrl: z.string().max(2048).optional().nullable(),
+});
+
+export const loginBody = z.object({ email: optionalText, password: optionalText });
+
+type RegisteredUser = Extract<UserState, { status: 'registered' }>;
+
+export function authAnswer(token: string, user: RegisteredUser) {
+  const dto = toUserDto(user);
+  return { token, role: user.role, user: dto, ...dto };
+}
+
+export function createAuthRoutes(deps: WriteApiDeps) {
+  const limits = new RateLimits(deps.config.rateLimits);
+  const now = () => deps.now?.() ?? new Date();
+  const app = new Hono<AuthEnv>();
+
+  app.post('/register', async (c) => {
+    const body = await readJson(c, registerBody);
+    const issues = validateRegistration(body);
+    if (issues.length > 0) throw new ValidationError(issues[0]!.message, issues);
+    const role = resolveRole(body.role);
+    if (role === 'invalid') throw ValidationError.field('role', 'Role must be one of admin, tester, developer');
+    const email = body.email!.trim().toLowerCase();
+    const userId = randomUUID();
+    if (role === 'admin') {
+      const ip = clientIp(c);
+      await limits.assertNotBlocked(limits.invitePerIp, ip, tooManyAttempts);
+      const valid = await deps.inviteCodes.consume(String(body.adminInviteToken), userId, now());
+      if (!valid) {
+        await limits.count(limits.invitePerIp, ip, tooManyAttempts);
+        throw new ForbiddenError(userMessages.inviteInvalid);
+      }
+    }
+    const passwordHash = await hashPassword(body.password!);
+    try {
+      await deps.pool.query(
+        'insert into auth.credentials (user_id, email, password_hash, role) values ($1, $2, $3, $4)',
+        [userId, email, passwordHash, role],
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw ValidationError.field('email', userMessages.userExists);
+      throw error;
+    }
+    let handled: Awaited<ReturnType<typeof handleCommand<UserState, any, any>>>;
+    try {
+      handled = await handleCommand(
+        deps.store,
+        streams.user(userId),
+        userDecider,
+        {
+          type: 'RegisterUser',
+          data: {
+            userId,
+            name: body.name!,
+            email,
+            role,
+            profileImageURL: body.profileImageURL ?? body.profileImageUrl ?? null,
+          },
+          metadata: { actor: null, now: now().toISOString() },
+        },
+        { ...commandContext(c, null), actor: { id: userId, role } },
+        { mustBeNew: true },
+      );
+    } catch (error) {
+      // The account has no events: free the email again.
+      await deps.pool.query('delete from auth.credentials where user_id = $1', [userId]).catch(() => {});
+      throw error;
+    }
+    await settle(c, deps, handled.position);
+    const user = handled.state as RegisteredUser;
+    return c.json(authAnswer(await deps.tokens.issue(user), user), 201);
+  });
+
+  app.post('/login', async (c) => {
+    const body = await readJson(c, loginBody);
+    const email = (body.email ?? '').trim().toLowerCase();
+    const password = body.password ?? '';
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw ValidationError.field('email', userMessages.emailInvalid);
+    if (!password) throw ValidationError.field('password', userMessages.passwordRequired);
+    const ip = clientIp(c);
+    await limits.assertNotBlocked(limits.loginPerIp, ip, tooManyAttempts);
+    await limits.assertNotBlocked(limits.loginPerAccount, email, tooManyAttempts);
+    const { rows } = await deps.pool.query<{ user_id: string; password_hash: string }>(
+      'select user_id, password_hash from auth.credentials where lower(email) = $1',
+      [email],
+    );
+    const row = rows[0];
+    const ok = await verifyPassword(row?.password_hash ?? (await dummyPasswordHash()), password);
+    if (!row || !ok) {
+      await limits.count(limits.loginPerIp, ip, tooManyAttempts);
+      await limits.count(limits.loginPerAccount, email, tooManyAttempts);
+      throw new UnauthorizedError(userMessages.invalidCredentials);
+    }
+    await limits.loginPerAccount.delete(email);
+    const user = await loadUser(deps, row.user_id);
+    return c.json(authAnswer(await deps.tokens.issue(user), user), 200);
+  });
+
+  app.post('/logout', requireAuth(deps.tokens), async (c) => {
+    await deps.tokens.revokeAll(c.var.actor.id);
+    return c.json({ message: 'Logged out' }, 200);
+  });
+
+  app.post('/invite-codes', requireAuth(deps.tokens), requireRole('admin'), async (c) => {
+    const { code, expiresAt } = await deps.inviteCodes.mint(c.var.actor.id, now());
+    return c.json({ code, expiresAt: expiresAt.toISOString(), singleUse: true }, 201);
+  });
+
+  return app;
+}
+
+/** The user as the write side knows it: its own stream, folded. */
+export async function loadUser(deps: WriteApiDeps, userId: string): Promise<RegisteredUser> {
+  const events = await deps.store.readStream(streams.user(userId));
+  let state = userDecider.initialState();
+  for (const event of events) state = userDecider.evolve(state, event as never);
+  if (state.status !== 'registered') throw new UnauthorizedError(userMessages.invalidCredentials);
+  return state;
+}
+
+export type { Actor };
+export { deriveEventId };

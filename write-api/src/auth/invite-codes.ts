@@ -1,0 +1,56 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { generateSixDigitCode, getOrCreateSecret } from '@bugtrail/platform';
+import type pg from 'pg';
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+function sameCode(a: string, b: string): boolean {
+  const x = Buffer.from(sha256(a));
+  const y = Buffer.from(sha256(b));
+  return timingSafeEqual(x, y);
+}
+
+/**
+ * Admin invite codes: the bootstrap code (ADMIN_INVITE_CODE, or one generated at
+ * first start and kept in the database) stays valid until changed; codes an admin
+ * mints are 6 digits, single use, valid 24 hours, stored only as hashes.
+ */
+export class InviteCodes {
+  private constructor(
+    private readonly pool: pg.Pool,
+    readonly bootstrapCode: string,
+  ) {}
+
+  static async create(pool: pg.Pool, configured: string | undefined): Promise<InviteCodes> {
+    const code = configured ?? (await getOrCreateSecret(pool, 'admin_invite_code', generateSixDigitCode));
+    return new InviteCodes(pool, code);
+  }
+
+  async mint(createdBy: string, now: Date): Promise<{ code: string; expiresAt: Date }> {
+    const expiresAt = new Date(now.getTime() + 24 * 60 * 60 * 1000);
+    for (;;) {
+      const code = generateSixDigitCode();
+      if (sameCode(code, this.bootstrapCode)) continue;
+      const { rowCount } = await this.pool.query(
+        `insert into auth.invite_codes (code_hash, created_by, created_at, expires_at) values ($1, $2, $3, $4)
+         on conflict (code_hash) do update set created_by = excluded.created_by, created_at = excluded.created_at,
+           expires_at = excluded.expires_at, used_at = null, used_by = null
+         where auth.invite_codes.used_at is not null or auth.invite_codes.expires_at < $3`,
+        [sha256(code), createdBy, now, expiresAt],
+      );
+      if (rowCount === 1) return { code, expiresAt };
+    }
+  }
+
+  /** True when the code is valid; a minted code is used up by this call. */
+  async consume(code: string, usedBy: string, now: Date): Promise<boolean> {
+    const trimmed = code.trim();
+    if (sameCode(trimmed, this.bootstrapCode)) return true;
+    const { rowCount } = await this.pool.query(
+      `update auth.invite_codes set used_at = $2, used_by = $3
+       where code_hash = $1 and used_at is null and expires_at > $2`,
+      [sha256(trimmed), now, usedBy],
+    );
+    return rowCount === 1;
+  }
+}

@@ -1,0 +1,30 @@
+import { type Kysely, type Migration, sql } from 'kysely';
+
+/**
+ * Write-side credentials: the one thing write-api stores outside the event store.
+ * The unique email index is also how email uniqueness is enforced.
+ */
+export const writeApiMigrations: Record<string, Migration> = {
+  '0300_auth_credentials': {
+    async up(db: Kysely<unknown>) {
+      await sql`create schema if not exists auth`.execute(db);
+      await sql`create table auth.credentials (
+        user_id text primary key,
+        email text not null,
+        password_hash text not null,
+        role text not null,
+        created_at timestamptz not null default now(),
+        password_changed_at timestamptz not null default now()
+      )`.execute(db);
+      await sql`create unique index credentials_email_key on auth.credentials (lower(email))`.execute(db);
+      await sql`create table auth.invite_codes (
+        code_hash text primary key,
+        created_by text not null,
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null,
+        used_at timestamptz,
+        used_by text
+      )`.execute(db);
+    },
+  },
+};
