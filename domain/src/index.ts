@@ -1,2 +1,3 @@
 export * from './core/index.js';
 export * from './users/index.js';
+export * from './bugs/index.js';

@@ -1,0 +1,33 @@
+import type { Event } from '../core/event.js';
+import type * as S from './bug.schemas.js';
+
+export type BugReported = Event<'BugReported', S.BugReportedData>;
+export type BugDetailsEdited = Event<'BugDetailsEdited', S.BugDetailsEditedData>;
+export type DevelopersAssigned = Event<'DevelopersAssigned', S.DevelopersAssignedData>;
+export type DevelopersUnassigned = Event<'DevelopersUnassigned', S.DevelopersUnassignedData>;
+export type BugStatusChanged = Event<'BugStatusChanged', S.BugStatusChangedData>;
+export type ChecklistItemAdded = Event<'ChecklistItemAdded', S.ChecklistItemAddedData>;
+export type ChecklistItemTextChanged = Event<'ChecklistItemTextChanged', S.ChecklistItemTextChangedData>;
+export type ChecklistItemCompleted = Event<'ChecklistItemCompleted', S.ChecklistItemCompletedData>;
+export type ChecklistItemReopened = Event<'ChecklistItemReopened', S.ChecklistItemReopenedData>;
+export type ChecklistItemRemoved = Event<'ChecklistItemRemoved', S.ChecklistItemRemovedData>;
+export type AttachmentLinkAdded = Event<'AttachmentLinkAdded', S.AttachmentLinkAddedData>;
+export type AttachmentLinkRemoved = Event<'AttachmentLinkRemoved', S.AttachmentLinkRemovedData>;
+export type BugDeleted = Event<'BugDeleted', S.BugDeletedData>;
+
+export type BugEvent =
+  | BugReported
+  | BugDetailsEdited
+  | DevelopersAssigned
+  | DevelopersUnassigned
+  | BugStatusChanged
+  | ChecklistItemAdded
+  | ChecklistItemTextChanged
+  | ChecklistItemCompleted
+  | ChecklistItemReopened
+  | ChecklistItemRemoved
+  | AttachmentLinkAdded
+  | AttachmentLinkRemoved
+  | BugDeleted;
+
+export type BugEventType = BugEvent['type'];

@@ -1,0 +1,8 @@
+import { registerEvents } from '../core/registry.js';
+import { bugEventSchemas } from './bug.schemas.js';
+
+registerEvents(bugEventSchemas);
+
+export * from './bug.schemas.js';
+export * from './bug-events.js';
+export * from './permissions.js';
