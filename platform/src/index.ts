@@ -9,3 +9,4 @@ export * from './http/server.js';
 export * from './logger.js';
 export * from './migrations.js';
 export * from './secrets.js';
+export * from './blobs.js';
