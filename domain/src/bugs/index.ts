@@ -3,6 +3,8 @@ import { bugEventSchemas } from './bug.schemas.js';
 
 registerEvents(bugEventSchemas);
 
+export * from './bug.js';
 export * from './bug.schemas.js';
+export * from './bug-dto.js';
 export * from './bug-events.js';
 export * from './permissions.js';

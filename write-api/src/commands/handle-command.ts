@@ -105,7 +105,8 @@ export async function handleCommand<State, C extends Command, E extends Event>(
         })),
         expected,
       );
-      for (const event of events) state = decider.evolve(state, event);
+      // Evolve with metadata, as the events will be read back from the store.
+      for (const event of events) state = decider.evolve(state, { ...event, metadata: metadataFor(event) } as E);
       return { state, newEvents: events, position: result.position, revision: result.nextExpectedRevision };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;

@@ -1,0 +1,66 @@
+import { toUserDto, type UserDto } from '../users/user-dto.js';
+import type { ReportedBug } from './bug.js';
+
+export type UserRef = { id: string; name: string; email?: string; profileImageURL: string | null };
+
+export type BugDto = {
+  _id: string;
+  title: string;
+  description: string;
+  priority: ReportedBug['priority'];
+  severity: ReportedBug['severity'];
+  status: ReportedBug['status'];
+  module: string | null;
+  dueDate: string | null;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: { _id: string; name: string };
+  assignedTo: UserDto[];
+  checklist: {
+    _id: string;
+    text: string;
+    completed: boolean;
+    completedBy: { _id: string; name: string } | null;
+    completedAt: string | null;
+  }[];
+  attachments: string[];
+  /** The stream revision: send it back as If-Match to edit. */
+  version: number;
+};
+
+/** A name for an id that has no user (should not happen; never crash a read on it). */
+const unknownUser = (id: string): UserRef => ({ id, name: 'Unknown user', profileImageURL: null });
+
+/**
+ * The one shape of a bug in every answer (lists and detail alike), so the write
+ * side's answers and the read models cannot drift apart.
+ */
+export function toBugDto(bug: ReportedBug, version: number, users: (id: string) => UserRef | undefined): BugDto {
+  const user = (id: string) => users(id) ?? unknownUser(id);
+  return {
+    _id: bug.id,
+    title: bug.title,
+    description: bug.description,
+    priority: bug.priority,
+    severity: bug.severity,
+    status: bug.status,
+    module: bug.module,
+    dueDate: bug.dueDate,
+    createdAt: bug.createdAt,
+    updatedAt: bug.updatedAt,
+    createdBy: { _id: bug.reporterId, name: user(bug.reporterId).name },
+    assignedTo: bug.assigneeIds.map((id) => {
+      const u = user(id);
+      return toUserDto({ id: u.id, name: u.name, profileImageURL: u.profileImageURL });
+    }),
+    checklist: bug.checklist.map((item) => ({
+      _id: item.id,
+      text: item.text,
+      completed: item.completed,
+      completedBy: item.completedBy ? { _id: item.completedBy, name: user(item.completedBy).name } : null,
+      completedAt: item.completedAt,
+    })),
+    attachments: [...bug.attachments],
+    version,
+  };
+}

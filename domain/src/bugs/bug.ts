@@ -1,0 +1,131 @@
+import type { EventMetadata } from '../core/event.js';
+import type { BugStatus, Priority, Severity } from './bug.schemas.js';
+import type { BugEvent } from './bug-events.js';
+
+export type ChecklistItemState = Readonly<{
+  id: string;
+  text: string;
+  completed: boolean;
+  completedBy: string | null;
+  completedAt: string | null;
+}>;
+
+export type ReportedBug = Readonly<{
+  kind: 'reported';
+  id: string;
+  title: string;
+  description: string;
+  priority: Priority;
+  severity: Severity;
+  status: BugStatus;
+  module: string | null;
+  dueDate: string | null;
+  reporterId: string;
+  assigneeIds: readonly string[];
+  checklist: readonly ChecklistItemState[];
+  attachments: readonly string[];
+  deleted: boolean;
+  createdAt: string;
+  updatedAt: string;
+}>;
+
+export type BugState = Readonly<{ kind: 'empty' }> | ReportedBug;
+
+export const initialBugState = (): BugState => ({ kind: 'empty' });
+
+/** Events as evolve sees them: from the store they carry metadata (the time). */
+export type BugEventWithMeta = BugEvent & { readonly metadata?: Pick<EventMetadata, 'occurredAt'> };
+
+/** Pure and total: an event that does not fit the state leaves it unchanged. */
+export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
+  const at = event.metadata?.occurredAt;
+  if (event.type === 'BugReported') {
+    const d = event.data;
+    const when = at ?? new Date(0).toISOString();
+    return {
+      kind: 'reported',
+      id: d.bugId,
+      title: d.title,
+      description: d.description,
+      priority: d.priority,
+      severity: d.severity,
+      status: d.status,
+      module: d.module,
+      dueDate: d.dueDate,
+      reporterId: d.reporterId,
+      assigneeIds: [],
+      checklist: [],
+      attachments: [],
+      deleted: false,
+      createdAt: when,
+      updatedAt: when,
+    };
+  }
+  if (state.kind !== 'reported') return state;
+  const touched = { ...state, updatedAt: at ?? state.updatedAt };
+  switch (event.type) {
+    case 'BugDetailsEdited':
+      return { ...touched, ...event.data.changes };
+    case 'DevelopersAssigned':
+      return { ...touched, assigneeIds: [...new Set([...state.assigneeIds, ...event.data.developerIds])] };
+    case 'DevelopersUnassigned': {
+      const removed = new Set(event.data.developerIds);
+      return { ...touched, assigneeIds: state.assigneeIds.filter((id) => !removed.has(id)) };
+    }
+    case 'BugStatusChanged':
+      return { ...touched, status: event.data.to };
+    case 'ChecklistItemAdded':
+      if (state.checklist.some((i) => i.id === event.data.itemId)) return state;
+      return {
+        ...touched,
+        checklist: [
+          ...state.checklist,
+          { id: event.data.itemId, text: event.data.text, completed: false, completedBy: null, completedAt: null },
+        ],
+      };
+    case 'ChecklistItemTextChanged':
+      return {
+        ...touched,
+        checklist: mapItem(state.checklist, event.data.itemId, (i) => ({ ...i, text: event.data.text })),
+      };
+    case 'ChecklistItemCompleted':
+      return {
+        ...touched,
+        checklist: mapItem(state.checklist, event.data.itemId, (i) => ({
+          ...i,
+          completed: true,
+          completedBy: event.data.by,
+          completedAt: event.data.at,
+        })),
+      };
+    case 'ChecklistItemReopened':
+      return {
+        ...touched,
+        checklist: mapItem(state.checklist, event.data.itemId, (i) => ({
+          ...i,
+          completed: false,
+          completedBy: null,
+          completedAt: null,
+        })),
+      };
+    case 'ChecklistItemRemoved':
+      return { ...touched, checklist: state.checklist.filter((i) => i.id !== event.data.itemId) };
+    case 'AttachmentLinkAdded':
+      if (state.attachments.includes(event.data.url)) return state;
+      return { ...touched, attachments: [...state.attachments, event.data.url] };
+    case 'AttachmentLinkRemoved':
+      return { ...touched, attachments: state.attachments.filter((u) => u !== event.data.url) };
+    case 'BugDeleted':
+      return { ...touched, deleted: true };
+    default:
+      return state;
+  }
+}
+
+function mapItem(
+  items: readonly ChecklistItemState[],
+  id: string,
+  change: (item: ChecklistItemState) => ChecklistItemState,
+): ChecklistItemState[] {
+  return items.map((item) => (item.id === id ? change(item) : item));
+}
