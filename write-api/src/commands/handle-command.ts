@@ -57,7 +57,9 @@ export async function handleCommand<State, C extends Command, E extends Event>(
   options: HandleOptions = {},
 ): Promise<Handled<State>> {
   for (let attempt = 0; ; attempt++) {
-    const recorded = await store.readStream(streamId);
+    // A brand-new stream (fresh id, no idempotency key) has nothing to read; the
+    // append's "no stream" check still guards it in the store.
+    const recorded = options.mustBeNew && !context.idempotencyKey ? [] : await store.readStream(streamId);
     const scope = `${context.actor?.id ?? 'anonymous'}:${streamId}:${command.type}`;
     const replay = context.idempotencyKey ? findReplay(recorded, context.idempotencyKey, scope) : -1;
     if (replay >= 0) {

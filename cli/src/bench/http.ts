@@ -1,0 +1,104 @@
+import { BENCH_INVITE_CODE, startServerProcess } from './server-process.js';
+import { percentile, round, runConcurrent } from './stats.js';
+import type { BenchRow, BenchSuite } from './types.js';
+
+async function json(url: string, method: string, body?: unknown, token?: string) {
+  const response = await fetch(url, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+async function register(base: string, role: 'admin' | 'tester' | 'developer', n: number) {
+  const answer = await json(`${base}/api/auth/register`, 'POST', {
+    name: `Bench ${role} ${n}`,
+    email: `bench.${role}.${n}.${Date.now()}@example.com`,
+    password: 'bench password 1',
+    role,
+    ...(role === 'admin' ? { adminInviteToken: BENCH_INVITE_CODE } : {}),
+  });
+  return { id: answer._id as string, token: answer.token as string };
+}
+
+/**
+ * Commands over real HTTP against the launcher in its own process: auth, zod,
+ * decide, append, and the read-your-writes wait, per request. The floor is
+ * GET /health at the same concurrency, in the same run.
+ */
+export function httpSuite(root: string): BenchSuite {
+  return {
+    name: 'http',
+    async run(ctx) {
+      const rows: BenchRow[] = [];
+      const database = await ctx.createDatabase();
+      const server = await startServerProcess(root, database.url);
+      try {
+        const base = server.url;
+        const tester = await register(base, 'tester', 1);
+        const developer = await register(base, 'developer', 1);
+        const n = ctx.quick ? 600 : 3000;
+        const report = (i: number) =>
+          json(
+            `${base}/api/bugs`,
+            'POST',
+            {
+              title: `Bench bug number ${i}`,
+              description: 'Steps: open the page, click the button, see the error.',
+              priority: 'Medium',
+              severity: 'Minor',
+              module: 'bench',
+              assignedTo: [developer.id],
+              checklist: [{ text: 'reproduce', completed: false }],
+            },
+            tester.token,
+          );
+        const bugIds: string[] = [];
+        for (const connections of [1, 8, 32]) {
+          const floor = await runConcurrent(n, connections, () => json(`${base}/health`, 'GET').then(() => {}));
+          const run = await runConcurrent(n, connections, async (i) => {
+            const answer = await report(i);
+            if (bugIds.length < 2000) bugIds.push(answer.bug._id);
+          });
+          const rate = (n / run.wallMs) * 1000;
+          const floorRate = (n / floor.wallMs) * 1000;
+          rows.push({
+            suite: 'http',
+            name: `report bug (auth + read-your-writes), ${connections} conn`,
+            value: round(rate, 0),
+            unit: 'req/s',
+            baseline: { name: `GET /health, ${connections} conn`, value: round(floorRate, 0), unit: 'req/s' },
+            ratio: round(rate / floorRate, 2),
+            ...(connections === 8 ? { target: '≥ 2,500/s', met: rate >= 2500 } : {}),
+            ...(connections === 1
+              ? { target: 'p50 ≤ 3 ms', met: percentile(run.latencies, 50) <= 3 }
+              : {}),
+            note: `p50 ${round(percentile(run.latencies, 50), 2)} ms, p99 ${round(percentile(run.latencies, 99), 2)} ms`,
+          });
+          ctx.log(`report bug @${connections}: ${round(rate, 0)}/s`);
+        }
+        const statuses = ['In Progress', 'Closed', 'Open'];
+        const change = await runConcurrent(Math.min(n, bugIds.length), 8, async (i) => {
+          await json(`${base}/api/bugs/${bugIds[i]}/status`, 'PUT', { status: statuses[i % 3] }, developer.token);
+        });
+        rows.push({
+          suite: 'http',
+          name: 'change status (assigned developer), 8 conn',
+          value: round((change.latencies.length / change.wallMs) * 1000, 0),
+          unit: 'req/s',
+          note: `p50 ${round(percentile(change.latencies, 50), 2)} ms, p99 ${round(percentile(change.latencies, 99), 2)} ms`,
+        });
+      } finally {
+        await server.stop();
+        await database.drop();
+      }
+      return rows;
+    },
+  };
+}
