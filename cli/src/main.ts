@@ -42,6 +42,20 @@ async function start(args: string[]) {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
+  // Projector lag in the logs (it is also on /ready): quiet while caught up.
+  if (!only || only === 'projector') {
+    setInterval(() => {
+      system.projector
+        .status()
+        .then((s) => {
+          const fields = { role: s.role, eventsBehind: s.eventsBehind, secondsBehind: Math.round(s.secondsBehind) };
+          if (s.eventsBehind > 0) logger.warn('projector lag', fields);
+          else logger.debug('projector lag', fields);
+        })
+        .catch(() => {});
+    }, 30_000).unref();
+  }
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
