@@ -1,0 +1,11 @@
+import { registerEvents } from '../core/registry.js';
+import { chatEventSchemas } from './chat.schemas.js';
+
+registerEvents(chatEventSchemas);
+
+export * from './ai-assistant.js';
+export * from './chat.js';
+export * from './chat.schemas.js';
+export * from './chat-dto.js';
+export * from './decide.js';
+export * from './permissions.js';

@@ -1,0 +1,267 @@
+import { createHash } from 'node:crypto';
+import {
+  type ActiveChat,
+  aiAssistantTexts,
+  type ChatEvent,
+  type ChatState,
+  chatDecider,
+  decideAiReply,
+  eventSchemaVersion,
+  type MessageSentData,
+  streams,
+} from '@bugtrail/domain';
+import { type EventStore, type Position, type RecordedEvent, START } from '@bugtrail/eventstore';
+import type { Logger } from '@bugtrail/platform';
+import { type Kysely, type Migration, sql } from 'kysely';
+import type pg from 'pg';
+
+/**
+ * Writes the answer to one human message, or null to stay silent. The provider
+ * clients (OpenAI-compatible, Anthropic) arrive with their own issue; until then
+ * the only responder is the honest "no provider" notice.
+ */
+export type AiResponder = (input: Readonly<{ chat: ActiveChat; message: MessageSentData }>) => Promise<string | null>;
+
+export const noProviderResponder: AiResponder = async () => aiAssistantTexts.noProvider;
+
+export function isAiProviderConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean((env.AI_BASE_URL && env.AI_API_KEY) || env.ANTHROPIC_API_KEY);
+}
+
+const REACTOR = 'chat-ai-assistant';
+const LEADER_LOCK = 7310020;
+
+/** Reactors keep their own checkpoints: read-your-writes must never wait on an AI reply. */
+export const chatAiReactorMigrations: Record<string, Migration> = {
+  '0610_projector_reactors': {
+    async up(db: Kysely<unknown>) {
+      await sql`create schema if not exists projector`.execute(db);
+      await sql`create table projector.reactors (
+        name text primary key,
+        position text not null,
+        updated_at timestamptz not null default now()
+      )`.execute(db);
+    },
+  },
+};
+
+/** A UUID derived from a name, so a replayed message always gets the same reply ids. */
+export function derivedUuid(...parts: string[]): string {
+  const hex = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  const variant = ((Number.parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
+}
+
+export type ChatAiReactorOptions = {
+  logger: Logger;
+  responder?: AiResponder | null;
+  env?: NodeJS.ProcessEnv;
+  batchSize?: number;
+  now?: () => Date;
+};
+
+/**
+ * Follows the store and answers each human message in a chat whose assistant was
+ * enabled when the message arrived. The reply's event id derives from the message's,
+ * so a replay (a lost checkpoint, two reactors at once) never posts twice. It runs
+ * beside the projector, not inside a batch: a model may take seconds to answer.
+ */
+export class ChatAiReactor {
+  private readonly responder: AiResponder | null;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private subscription: { close(): Promise<void> } | null = null;
+  private lockClient: pg.PoolClient | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly pool: pg.Pool,
+    private readonly options: ChatAiReactorOptions,
+  ) {
+    if (options.responder !== undefined) this.responder = options.responder;
+    else if (isAiProviderConfigured(options.env)) {
+      options.logger.warn(
+        'an AI provider is configured, but this build has no provider client; the assistant stays silent',
+      );
+      this.responder = null;
+    } else this.responder = noProviderResponder;
+  }
+
+  /**
+   * On the very first start, begin at the store's head: messages from before the
+   * assistant existed get no answer. Call before accepting commands.
+   */
+  async prepare(): Promise<void> {
+    const head = await this.store.headPosition();
+    await this.pool.query(
+      'insert into projector.reactors (name, position) values ($1, $2) on conflict (name) do nothing',
+      [REACTOR, head],
+    );
+  }
+
+  start(): void {
+    if (this.running || !this.responder) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        if (!(await this.acquireLock())) {
+          await this.sleep(1000);
+          continue;
+        }
+        await this.follow();
+      } catch (error) {
+        if (!this.running) break;
+        this.options.logger.warn('AI reactor interrupted; retrying', { error: (error as Error).message });
+        await this.releaseLock();
+        await this.sleep(1000);
+      }
+    }
+    await this.releaseLock();
+  }
+
+  private async follow(): Promise<void> {
+    const { rows } = await this.pool.query<{ position: string }>(
+      'select position from projector.reactors where name = $1',
+      [REACTOR],
+    );
+    const subscription = this.store.subscribe(rows[0]?.position ?? START, { batchSize: this.options.batchSize ?? 500 });
+    this.subscription = subscription;
+    try {
+      for await (const batch of subscription) {
+        if (!this.running || !this.lockClient) break;
+        await this.handleBatch(batch);
+        const last = batch[batch.length - 1];
+        if (last) await this.saveCheckpoint(last.position);
+      }
+    } finally {
+      await subscription.close();
+      this.subscription = null;
+    }
+  }
+
+  /** Answers the human messages of one batch. Safe to run again on the same batch. */
+  async handleBatch(batch: readonly RecordedEvent[]): Promise<number> {
+    if (!this.responder) return 0;
+    const sent = batch.filter((e) => e.type === 'MessageSent');
+    if (sent.length === 0) return 0;
+    const byChat = new Map<string, RecordedEvent[]>();
+    for (const event of sent) {
+      const chatId = (event.data as MessageSentData).chatId;
+      byChat.set(chatId, [...(byChat.get(chatId) ?? []), event]);
+    }
+    let posted = 0;
+    for (const [chatId, messages] of byChat) {
+      const history = await this.store.readStream(streams.chat(chatId));
+      if (fold(history).status !== 'active') continue;
+      for (const message of messages) {
+        // The chat as it was when the message arrived decides whether the assistant answers.
+        const then = fold(history.filter((e) => e.position < message.position));
+        if (then.status !== 'active' || !then.aiAssistant.enabled) continue;
+        const data = message.data as MessageSentData;
+        const content = await this.responder({ chat: then, message: data });
+        if (!content) continue;
+        const reply = decideAiReply(then, data, { messageId: derivedUuid('ai-reply', message.id), content });
+        if (!reply) continue;
+        await this.store.append(
+          streams.chatMessages(chatId),
+          [
+            {
+              id: derivedUuid('ai-reply-event', message.id),
+              type: reply.type,
+              data: reply.data,
+              metadata: {
+                actorId: null,
+                correlationId: message.metadata.correlationId,
+                causationId: message.id,
+                occurredAt: (this.options.now?.() ?? new Date()).toISOString(),
+                schemaVersion: eventSchemaVersion(reply.type),
+              },
+            },
+          ],
+          'any',
+        );
+        posted++;
+      }
+    }
+    return posted;
+  }
+
+  private async saveCheckpoint(position: Position): Promise<void> {
+    await this.pool.query(
+      `insert into projector.reactors (name, position) values ($1, $2)
+       on conflict (name) do update set position = excluded.position, updated_at = now()
+       where projector.reactors.position < excluded.position`,
+      [REACTOR, position],
+    );
+  }
+
+  private async acquireLock(): Promise<boolean> {
+    const client = await this.pool.connect();
+    try {
+      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
+        LEADER_LOCK,
+      ]);
+      if (!rows[0]?.locked) {
+        client.release();
+        return false;
+      }
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+    client.on('error', (error) => {
+      if (this.lockClient !== client) return;
+      this.lockClient = null;
+      client.release(error);
+      void this.subscription?.close();
+    });
+    this.lockClient = client;
+    return true;
+  }
+
+  private async releaseLock(): Promise<void> {
+    const client = this.lockClient;
+    this.lockClient = null;
+    if (!client) return;
+    try {
+      await client.query('select pg_advisory_unlock($1)', [LEADER_LOCK]);
+      client.release();
+    } catch (error) {
+      client.release(error as Error);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = null;
+        resolve();
+      }, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.subscription?.close();
+    await this.loop;
+    this.loop = null;
+  }
+}
+
+function fold(events: readonly RecordedEvent[]): ChatState {
+  return events.reduce<ChatState>(
+    (state, e) => chatDecider.evolve(state, e as unknown as ChatEvent),
+    chatDecider.initialState(),
+  );
+}

@@ -1,0 +1,363 @@
+import {
+  type AiAssistantConfiguredData,
+  type AiMessagePostedData,
+  type ChatAdminsChangedData,
+  type ChatCreatedData,
+  type ChatMembersChangedData,
+  type ChatReadMarkedData,
+  type ChatRenamedData,
+  type MessageDeletedData,
+  type MessageSentData,
+  streamCategory,
+} from '@bugtrail/domain';
+import type { RecordedEvent } from '@bugtrail/eventstore';
+import { sql, type Transaction } from 'kysely';
+import type { Projection } from '../runtime/projection.js';
+import {
+  type ChatMembersTable,
+  type ChatMessagesTable,
+  type ChatsTable,
+  chatTables,
+  createChatTables,
+} from './chats.tables.js';
+
+type ChatRow = ChatsTable;
+type MessageRow = ChatMessagesTable;
+const memberKey = (chatId: string, userId: string) => `${chatId}\u0000${userId}`;
+const INSERT_CHUNK = 1000;
+
+/**
+ * One batch, folded in memory over the rows it touches, then written once: the
+ * chats and members of every chat in the batch are read up front, messages are
+ * inserted in bulk and deletions of older messages become one update.
+ */
+class ChatBatch {
+  readonly chats = new Map<string, ChatRow>();
+  /** chat id → user id → read revision, for the chats in the batch. */
+  readonly members = new Map<string, Map<string, number>>();
+  /** Rows to write. */
+  readonly dirtyChats = new Set<string>();
+  /** Chats whose audience hears of the batch (a read marker alone concerns only its reader). */
+  readonly announced = new Set<string>();
+  readonly memberUpserts = new Map<string, ChatMembersTable>();
+  readonly memberDeletes = new Map<string, { chat_id: string; user_id: string }>();
+  readonly newMessages = new Map<string, MessageRow>();
+  /** Messages from earlier batches deleted in this one. */
+  readonly erasedMessages = new Set<string>();
+  readonly deletedChats = new Set<string>();
+  /** Who could see each chat before or after the batch (`*` for public chats). */
+  readonly audiences = new Map<string, Set<string> | '*'>();
+  readonly readerTopics = new Set<string>();
+
+  constructor(rows: readonly ChatRow[], memberRows: readonly ChatMembersTable[]) {
+    for (const row of rows) {
+      this.chats.set(row.id, row);
+      this.audience(row, row.participants);
+    }
+    for (const m of memberRows) this.memberMap(m.chat_id).set(m.user_id, Number(m.read_revision));
+  }
+
+  private memberMap(chatId: string): Map<string, number> {
+    let map = this.members.get(chatId);
+    if (!map) this.members.set(chatId, (map = new Map()));
+    return map;
+  }
+
+  private audience(chat: Pick<ChatRow, 'id' | 'type'>, users: readonly string[]): void {
+    if (chat.type === 'public') {
+      this.audiences.set(chat.id, '*');
+      return;
+    }
+    let set = this.audiences.get(chat.id);
+    if (set === '*') return;
+    if (!set) this.audiences.set(chat.id, (set = new Set()));
+    for (const u of users) set.add(u);
+  }
+
+  private touch(row: ChatRow, at: string): void {
+    row.updated_at = at;
+    this.dirtyChats.add(row.id);
+    this.announce(row);
+  }
+
+  private announce(row: ChatRow): void {
+    this.announced.add(row.id);
+    this.audience(row, row.participants);
+  }
+
+  private setMember(chatId: string, userId: string, readRevision: number): void {
+    this.memberMap(chatId).set(userId, readRevision);
+    const key = memberKey(chatId, userId);
+    this.memberDeletes.delete(key);
+    this.memberUpserts.set(key, { chat_id: chatId, user_id: userId, read_revision: readRevision });
+  }
+
+  private removeMember(chatId: string, userId: string): void {
+    this.members.get(chatId)?.delete(userId);
+    const key = memberKey(chatId, userId);
+    this.memberUpserts.delete(key);
+    this.memberDeletes.set(key, { chat_id: chatId, user_id: userId });
+  }
+
+  private seeRevision(row: ChatRow, revision: number): void {
+    if (revision > Number(row.last_revision)) row.last_revision = revision;
+    this.dirtyChats.add(row.id);
+  }
+
+  apply(event: RecordedEvent): void {
+    const at = event.metadata.occurredAt;
+    switch (event.type) {
+      case 'ChatCreated': {
+        const d = event.data as ChatCreatedData;
+        const row: ChatRow = {
+          id: d.chatId,
+          name: d.name,
+          type: d.type,
+          participants: [...d.participants],
+          admins: [...d.admins],
+          ai_enabled: d.aiAssistant.enabled,
+          ai_model: d.aiAssistant.model,
+          ai_system_prompt: d.aiAssistant.systemPrompt,
+          created_by: d.createdBy,
+          created_at: d.createdAt,
+          updated_at: at,
+          last_activity_at: d.createdAt,
+          last_revision: -1,
+          last_message_id: null,
+          last_message_content: null,
+          last_message_sender_id: null,
+          last_message_is_ai: false,
+          last_message_is_deleted: false,
+          last_message_at: null,
+        };
+        this.chats.set(row.id, row);
+        this.deletedChats.delete(row.id);
+        for (const userId of row.participants) this.setMember(row.id, userId, -1);
+        this.touch(row, at);
+        return;
+      }
+      case 'ChatRenamed': {
+        const d = event.data as ChatRenamedData;
+        const row = this.chats.get(d.chatId);
+        if (!row) return;
+        row.name = d.name;
+        this.touch(row, at);
+        return;
+      }
+      case 'ChatMembersChanged': {
+        const d = event.data as ChatMembersChangedData;
+        const row = this.chats.get(d.chatId);
+        if (!row) return;
+        // The removed still hear of their removal (ADR 004: before ∪ after).
+        this.audience(row, d.removed);
+        row.participants = [...row.participants.filter((p) => !d.removed.includes(p))];
+        for (const userId of d.removed) this.removeMember(row.id, userId);
+        for (const userId of d.added) {
+          if (row.participants.includes(userId)) continue;
+          row.participants.push(userId);
+          // A newcomer starts with the history read, not with hundreds of unread messages.
+          this.setMember(row.id, userId, Number(row.last_revision));
+        }
+        this.touch(row, at);
+        return;
+      }
+      case 'ChatAdminsChanged': {
+        const d = event.data as ChatAdminsChangedData;
+        const row = this.chats.get(d.chatId);
+        if (!row) return;
+        row.admins = [
+          ...row.admins.filter((a) => !d.removed.includes(a)),
+          ...d.added.filter((a) => !row.admins.includes(a)),
+        ];
+        this.touch(row, at);
+        return;
+      }
+      case 'AiAssistantConfigured': {
+        const d = event.data as AiAssistantConfiguredData;
+        const row = this.chats.get(d.chatId);
+        if (!row) return;
+        row.ai_enabled = d.enabled;
+        row.ai_model = d.model;
+        row.ai_system_prompt = d.systemPrompt;
+        this.touch(row, at);
+        return;
+      }
+      case 'ChatDeleted': {
+        const chatId = (event.data as { chatId: string }).chatId;
+        const row = this.chats.get(chatId);
+        if (row) this.audience(row, row.participants);
+        this.chats.delete(chatId);
+        this.dirtyChats.delete(chatId);
+        this.members.delete(chatId);
+        for (const [key, m] of this.memberUpserts) if (m.chat_id === chatId) this.memberUpserts.delete(key);
+        for (const [id, m] of this.newMessages) if (m.chat_id === chatId) this.newMessages.delete(id);
+        this.deletedChats.add(chatId);
+        return;
+      }
+      case 'MessageSent':
+      case 'AiMessagePosted': {
+        const isAi = event.type === 'AiMessagePosted';
+        const d = event.data as MessageSentData | AiMessagePostedData;
+        const row = this.chats.get(d.chatId);
+        if (!row) return;
+        const sent = isAi ? null : (d as MessageSentData);
+        this.newMessages.set(d.messageId, {
+          id: d.messageId,
+          chat_id: d.chatId,
+          revision: event.revision,
+          sender_id: sent?.senderId ?? null,
+          content: d.content,
+          attachments: sent?.attachments ?? [],
+          mentions: sent?.mentions ?? [],
+          reply_to: d.replyTo,
+          is_deleted: false,
+          is_ai: isAi,
+          created_at: at,
+        });
+        row.last_message_id = d.messageId;
+        row.last_message_content = d.content;
+        row.last_message_sender_id = sent?.senderId ?? null;
+        row.last_message_is_ai = isAi;
+        row.last_message_is_deleted = false;
+        row.last_message_at = at;
+        row.last_activity_at = at;
+        this.seeRevision(row, event.revision);
+        this.announce(row);
+        return;
+      }
+      case 'MessageDeleted': {
+        const d = event.data as MessageDeletedData;
+        const row = this.chats.get(d.chatId);
+        if (!row) return;
+        const fresh = this.newMessages.get(d.messageId);
+        if (fresh) Object.assign(fresh, { is_deleted: true, content: '', attachments: [] });
+        else this.erasedMessages.add(d.messageId);
+        if (row.last_message_id === d.messageId) {
+          row.last_message_is_deleted = true;
+          row.last_message_content = '';
+        }
+        this.seeRevision(row, event.revision);
+        this.announce(row);
+        return;
+      }
+      case 'ChatReadMarked': {
+        const d = event.data as ChatReadMarkedData;
+        const row = this.chats.get(d.chatId);
+        if (!row) return;
+        this.seeRevision(row, event.revision);
+        if (this.members.get(d.chatId)?.has(d.userId)) this.setMember(d.chatId, d.userId, event.revision);
+        // Only the reader's own unread count changed.
+        this.readerTopics.add(`chat:${d.chatId}|${d.userId}`);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  topics(): string[] {
+    const list = [...this.readerTopics];
+    for (const [chatId, audience] of this.audiences) {
+      if (!this.announced.has(chatId) && !this.deletedChats.has(chatId)) continue;
+      if (audience === '*') list.push(`chat:${chatId}|*`);
+      else if (audience.size > 0) list.push(`chat:${chatId}|${[...audience].sort().join(',')}`);
+    }
+    return list;
+  }
+}
+
+const handled = new Set([
+  'ChatCreated',
+  'ChatRenamed',
+  'ChatMembersChanged',
+  'ChatAdminsChanged',
+  'AiAssistantConfigured',
+  'ChatDeleted',
+  'MessageSent',
+  'MessageDeleted',
+  'AiMessagePosted',
+  'ChatReadMarked',
+]);
+
+async function write(db: Transaction<any>, schema: string, batch: ChatBatch): Promise<void> {
+  const q = () => db.withSchema(schema);
+  const gone = [...batch.deletedChats];
+  if (gone.length > 0) {
+    await q().deleteFrom('chat_messages').where('chat_id', 'in', gone).execute();
+    await q().deleteFrom('chat_members').where('chat_id', 'in', gone).execute();
+    await q().deleteFrom('chats').where('id', 'in', gone).execute();
+  }
+  const rows = [...batch.dirtyChats].map((id) => batch.chats.get(id)).filter((r): r is ChatRow => r !== undefined);
+  if (rows.length > 0) {
+    await q()
+      .insertInto('chats')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => {
+          const columns = Object.keys(rows[0]!).filter((c) => c !== 'id' && c !== 'created_at' && c !== 'created_by');
+          return Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}`)]));
+        }),
+      )
+      .execute();
+  }
+  const removed = [...batch.memberDeletes.values()];
+  if (removed.length > 0) {
+    await sql`delete from ${sql.id(schema, 'chat_members')} m
+      using unnest(${removed.map((r) => r.chat_id)}::text[], ${removed.map((r) => r.user_id)}::text[]) as gone(chat_id, user_id)
+      where m.chat_id = gone.chat_id and m.user_id = gone.user_id`.execute(db);
+  }
+  const upserts = [...batch.memberUpserts.values()];
+  for (let i = 0; i < upserts.length; i += INSERT_CHUNK) {
+    await q()
+      .insertInto('chat_members')
+      .values(upserts.slice(i, i + INSERT_CHUNK))
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'chat_id']).doUpdateSet((eb) => ({ read_revision: eb.ref('excluded.read_revision') })),
+      )
+      .execute();
+  }
+  const messages = [...batch.newMessages.values()].map((m) => ({ ...m, attachments: JSON.stringify(m.attachments) }));
+  for (let i = 0; i < messages.length; i += INSERT_CHUNK) {
+    await q()
+      .insertInto('chat_messages')
+      .values(messages.slice(i, i + INSERT_CHUNK))
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+  if (batch.erasedMessages.size > 0) {
+    // A deleted message keeps its place in the timeline but loses its content.
+    await q()
+      .updateTable('chat_messages')
+      .set({ is_deleted: true, content: '', attachments: JSON.stringify([]) })
+      .where('id', 'in', [...batch.erasedMessages])
+      .execute();
+  }
+}
+
+/** The chat list per user (with unread counts) and each chat's message timeline. */
+export const chatsProjection: Projection = {
+  name: 'chats',
+  version: 1,
+  tables: chatTables,
+  createTables: createChatTables,
+
+  async apply(events: readonly RecordedEvent[], { db, schema, topics }) {
+    const relevant = events.filter((e) => handled.has(e.type));
+    if (relevant.length === 0) return;
+    const chatIds = [...new Set(relevant.map((e) => (e.data as { chatId: string }).chatId))];
+    const rows = await db.withSchema(schema).selectFrom('chats').selectAll().where('id', 'in', chatIds).execute();
+    const memberRows = await db
+      .withSchema(schema)
+      .selectFrom('chat_members')
+      .selectAll()
+      .where('chat_id', 'in', chatIds)
+      .execute();
+    const batch = new ChatBatch(rows as ChatRow[], memberRows as ChatMembersTable[]);
+    for (const event of relevant) {
+      const category = streamCategory(event.streamId);
+      if (category === 'chat' || category === 'chatmsgs') batch.apply(event);
+    }
+    await write(db, schema, batch);
+    for (const topic of batch.topics()) topics.add(topic);
+  },
+};

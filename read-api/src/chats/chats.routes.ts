@@ -1,0 +1,47 @@
+import { chatMessages, NotFoundError } from '@bugtrail/domain';
+import { type AuthEnv, readQuery, requireAuth } from '@bugtrail/platform';
+import { findChatFor, listChatsFor, listChatUsers, listMessages } from '@bugtrail/projector';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { ReadApiDeps } from '../deps.js';
+
+const pageQuery = z.object({
+  page: z.coerce
+    .number({ error: 'page must be a whole number from 1' })
+    .int('page must be a whole number from 1')
+    .min(1, 'page must be a whole number from 1')
+    .max(1_000_000)
+    .default(1),
+});
+
+/** GET /chats, /chats/{id}, /chats/{id}/messages (also under /api/chats). */
+export function createChatsRoutes(deps: ReadApiDeps) {
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps.tokens));
+
+  app.get('/', async (c) => c.json(await listChatsFor(deps.db, c.var.actor.id)));
+
+  app.get('/:id', async (c) => {
+    const chat = await findChatFor(deps.db, c.req.param('id'), c.var.actor.id);
+    if (!chat) throw new NotFoundError(chatMessages.notFound);
+    return c.json(chat);
+  });
+
+  app.get('/:id/messages', async (c) => {
+    const { page } = readQuery(c, pageQuery);
+    const id = c.req.param('id');
+    // A private or team chat does not exist for non-members, and neither do its messages.
+    if (!(await findChatFor(deps.db, id, c.var.actor.id))) throw new NotFoundError(chatMessages.notFound);
+    return c.json(await listMessages(deps.db, id, page));
+  });
+
+  return app;
+}
+
+/** GET /users on the chat path: everyone, as `[{ _id, name }]`, for pickers and mentions. */
+export function createChatUsersRoutes(deps: ReadApiDeps) {
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps.tokens));
+  app.get('/', async (c) => c.json(await listChatUsers(deps.db)));
+  return app;
+}
