@@ -1,7 +1,11 @@
 import { createErrorHandler, notFoundJson } from '@bugtrail/platform';
 import { Hono } from 'hono';
 import { createAuthRoutes } from './auth/auth.routes.js';
+import { createBugRoutes } from './bugs/bugs.routes.js';
+import { createChatRoutes } from './chats/chats.routes.js';
 import type { WriteApiDeps } from './deps.js';
+import { createUploadRoutes } from './uploads/uploads.routes.js';
+import { createUserRoutes } from './users/users.routes.js';
 
 /** write-api: every command (POST/PUT/PATCH/DELETE). Reads go to read-api. */
 export function createWriteApi(deps: WriteApiDeps): Hono {
@@ -9,5 +13,10 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.onError(createErrorHandler(deps.logger));
   app.notFound(notFoundJson);
   app.route('/api/auth', createAuthRoutes(deps));
+  app.route('/api/auth', createUploadRoutes(deps));
+  app.route('/api/users', createUserRoutes(deps));
+  app.route('/api/bugs', createBugRoutes(deps));
+  // The spec's chat-server paths and /api/chats: the same handlers.
+  for (const base of ['/api/chats', '/chats']) app.route(base, createChatRoutes(deps));
   return app;
 }

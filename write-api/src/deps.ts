@@ -1,5 +1,5 @@
 import type { EventStore } from '@bugtrail/eventstore';
-import type { ChangeFeed, Config, Logger, TokenService } from '@bugtrail/platform';
+import type { BlobStore, ChangeFeed, Config, Logger, TokenService } from '@bugtrail/platform';
 import type { Context } from 'hono';
 import type pg from 'pg';
 import type { InviteCodes } from './auth/invite-codes.js';
@@ -13,6 +13,8 @@ export type WriteApiDeps = Readonly<{
   inviteCodes: InviteCodes;
   config: Config;
   logger: Logger;
+  /** Uploaded files (profile images): a folder under DATA_DIR by default. */
+  blobs: BlobStore;
   now?: () => Date;
 }>;
 

@@ -7,4 +7,8 @@ export * from './bug.js';
 export * from './bug.schemas.js';
 export * from './bug-dto.js';
 export * from './bug-events.js';
+export * from './checklist.js';
+export * from './decide.js';
 export * from './permissions.js';
+export * from './status.js';
+export * from './validation.js';

@@ -1,0 +1,404 @@
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../core/errors.js';
+import { type Actor, assertNever, type Command, type Decider } from '../core/event.js';
+import { type BugState, evolveBug, initialBugState, type ReportedBug } from './bug.js';
+import type { BugDetailsEditedData, BugStatus, Priority, Severity } from './bug.schemas.js';
+import type { BugEvent } from './bug-events.js';
+import { type ChecklistEntry, diffChecklist } from './checklist.js';
+import { bugMessages, bugPermissions } from './permissions.js';
+import {
+  bugLimitMessages,
+  cleanEntries,
+  normaliseDueDate,
+  validateAttachmentLinks,
+  validateBugForm,
+  validateChecklistTexts,
+} from './validation.js';
+
+/**
+ * The bug decider: one small function per command. Order of checks in each: the
+ * bug exists (404), the actor may do it (403), the input is valid (400). A command
+ * that changes nothing decides no events.
+ */
+
+export const bugWriteMessages = {
+  cannotReport: 'Only testers and admins can report bugs',
+  cannotEdit: "You don't have permission to edit this bug",
+  cannotDelete: "You don't have permission to delete this bug",
+  cannotChangeStatus: "You don't have permission to change the status of this bug",
+  cannotUpdateChecklist: "You don't have permission to update this checklist",
+  alreadyExists: 'Bug already exists',
+} as const;
+
+/** Ids the server made for new checklist items, used in order (the domain makes none). */
+type WithNewIds = { newItemIds: readonly string[] };
+/** When given, every assignee must be one of these (existing developers, looked up by the caller). */
+type WithKnownDevelopers = { knownDeveloperIds?: readonly string[] | undefined };
+
+export type BugDetailsInput = Readonly<{
+  title: string;
+  description: string;
+  priority: Priority;
+  severity: Severity;
+  module: string | null;
+  /** ISO date-time, a `YYYY-MM-DD` day, or null. */
+  dueDate: string | null;
+}>;
+
+export type ReportBug = Command<
+  'ReportBug',
+  WithNewIds &
+    WithKnownDevelopers & {
+      bugId: string;
+      title: string;
+      description: string;
+      priority?: Priority | undefined;
+      severity?: Severity | undefined;
+      module?: string | null | undefined;
+      dueDate?: string | null | undefined;
+      assigneeIds: readonly string[];
+      checklist?: readonly string[] | undefined;
+      attachments?: readonly string[] | undefined;
+    }
+>;
+export type EditBugDetails = Command<'EditBugDetails', { bugId: string; changes: Partial<BugDetailsInput> }>;
+export type AssignDevelopers = Command<
+  'AssignDevelopers',
+  WithKnownDevelopers & { bugId: string; developerIds: readonly string[] }
+>;
+export type UnassignDevelopers = Command<'UnassignDevelopers', { bugId: string; developerIds: readonly string[] }>;
+export type SetAssignees = Command<
+  'SetAssignees',
+  WithKnownDevelopers & { bugId: string; developerIds: readonly string[] }
+>;
+export type ChangeBugStatus = Command<'ChangeBugStatus', { bugId: string; status: BugStatus }>;
+export type SetChecklist = Command<'SetChecklist', WithNewIds & { bugId: string; items: readonly ChecklistEntry[] }>;
+export type AddAttachmentLink = Command<'AddAttachmentLink', { bugId: string; url: string }>;
+export type RemoveAttachmentLink = Command<'RemoveAttachmentLink', { bugId: string; url: string }>;
+export type DeleteBug = Command<'DeleteBug', { bugId: string }>;
+/**
+ * The edit form (`PUT /api/bugs/{id}`): details, assignees, checklist and links in one
+ * decision and one append. Absent fields stay as they are.
+ */
+export type UpdateBug = Command<
+  'UpdateBug',
+  WithNewIds &
+    WithKnownDevelopers & {
+      bugId: string;
+      changes: Partial<BugDetailsInput> & {
+        assigneeIds?: readonly string[] | undefined;
+        checklist?: readonly ChecklistEntry[] | undefined;
+        attachments?: readonly string[] | undefined;
+      };
+    }
+>;
+
+export type BugCommand =
+  | ReportBug
+  | EditBugDetails
+  | AssignDevelopers
+  | UnassignDevelopers
+  | SetAssignees
+  | ChangeBugStatus
+  | SetChecklist
+  | AddAttachmentLink
+  | RemoveAttachmentLink
+  | DeleteBug
+  | UpdateBug;
+
+// ── guards ────────────────────────────────────────────────────────────────────
+
+function actorOf(command: BugCommand): Actor {
+  const actor = command.metadata.actor;
+  if (!actor) throw new UnauthorizedError('Not authorized, no token');
+  return actor;
+}
+
+/** The bug, when it exists and is not deleted (404 otherwise, for everyone). */
+function existingBug(state: BugState): ReportedBug {
+  if (state.kind !== 'reported' || state.deleted) throw new NotFoundError(bugMessages.notFound);
+  return state;
+}
+
+/** 403: with the detail's message when the actor may not even see the bug. */
+function refuse(actor: Actor, bug: ReportedBug, message: string): never {
+  throw new ForbiddenError(bugPermissions.canView(actor, bug) ? message : bugMessages.noPermissionToView);
+}
+
+function fail(issues: readonly { field: string; message: string }[]): void {
+  if (issues.length > 0) throw new ValidationError(issues[0]!.message, issues);
+}
+
+function idSupply(ids: readonly string[]): () => string {
+  let next = 0;
+  return () => {
+    const id = ids[next++];
+    if (!id) throw new Error('the command carries too few new item ids');
+    return id;
+  };
+}
+
+const unique = (ids: readonly string[]) => [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
+
+function unknownDeveloperIssues(ids: readonly string[], known: readonly string[] | undefined) {
+  if (!known) return [];
+  const set = new Set(known);
+  return ids.some((id) => !set.has(id)) ? [{ field: 'assignedTo', message: bugLimitMessages.unknownDevelopers }] : [];
+}
+
+const cleanModule = (module: string | null | undefined) => (module ?? '').trim() || null;
+
+// ── commands ──────────────────────────────────────────────────────────────────
+
+function reportBug(command: ReportBug, state: BugState): BugEvent[] {
+  const actor = actorOf(command);
+  if (!bugPermissions.canReport(actor)) throw new ForbiddenError(bugWriteMessages.cannotReport);
+  if (state.kind !== 'empty') throw new ConflictError(bugWriteMessages.alreadyExists);
+  const d = command.data;
+  const assigneeIds = unique(d.assigneeIds);
+  const checklist = cleanEntries(d.checklist);
+  const attachments = [...new Set(cleanEntries(d.attachments))];
+  fail([
+    ...validateBugForm(
+      {
+        title: d.title,
+        description: d.description,
+        assigneeIds,
+        dueDate: d.dueDate ?? null,
+        module: d.module ?? null,
+        checklist,
+        attachments,
+      },
+      { now: command.metadata.now },
+    ),
+    ...unknownDeveloperIssues(assigneeIds, d.knownDeveloperIds),
+  ]);
+  const bugId = d.bugId;
+  const newId = idSupply(d.newItemIds);
+  return [
+    {
+      type: 'BugReported',
+      data: {
+        bugId,
+        title: d.title.trim(),
+        description: d.description.trim(),
+        priority: d.priority ?? 'Medium',
+        severity: d.severity ?? 'Minor',
+        // The create form always creates an Open bug, whatever the client sends.
+        status: 'Open',
+        module: cleanModule(d.module),
+        dueDate: normaliseDueDate(d.dueDate) ?? null,
+        reporterId: actor.id,
+      },
+    },
+    { type: 'DevelopersAssigned', data: { bugId, developerIds: assigneeIds } },
+    ...checklist.map((text): BugEvent => ({ type: 'ChecklistItemAdded', data: { bugId, itemId: newId(), text } })),
+    ...attachments.map((url): BugEvent => ({ type: 'AttachmentLinkAdded', data: { bugId, url } })),
+  ];
+}
+
+/** The changed detail fields, validated against the bug as it would become. */
+function detailChanges(
+  bug: ReportedBug,
+  changes: Partial<BugDetailsInput>,
+  assigneeIds: readonly string[],
+  now: string,
+): { changed: BugDetailsEditedData['changes']; issues: { field: string; message: string }[] } {
+  const title = changes.title ?? bug.title;
+  const description = changes.description ?? bug.description;
+  const module = changes.module === undefined ? bug.module : cleanModule(changes.module);
+  // The due date is validated only when it changes (an old one may have passed).
+  let dueDate = bug.dueDate;
+  let dueDateChanged = false;
+  if (changes.dueDate !== undefined) {
+    const next = normaliseDueDate(changes.dueDate);
+    if (next === undefined)
+      dueDateChanged = true; // not a date: let validation say so
+    else {
+      dueDateChanged =
+        next === null || bug.dueDate === null ? next !== bug.dueDate : Date.parse(next) !== Date.parse(bug.dueDate);
+      dueDate = next;
+    }
+  }
+  const issues = validateBugForm(
+    { title, description, assigneeIds, dueDate: dueDateChanged ? changes.dueDate! : bug.dueDate, module },
+    { now, checkDueDate: dueDateChanged },
+  );
+  const changed: { -readonly [K in keyof BugDetailsEditedData['changes']]: BugDetailsEditedData['changes'][K] } = {};
+  if (title.trim() !== bug.title) changed.title = title.trim();
+  if (description.trim() !== bug.description) changed.description = description.trim();
+  if (changes.priority !== undefined && changes.priority !== bug.priority) changed.priority = changes.priority;
+  if (changes.severity !== undefined && changes.severity !== bug.severity) changed.severity = changes.severity;
+  if (module !== bug.module) changed.module = module;
+  if (dueDateChanged) changed.dueDate = dueDate;
+  return { changed, issues };
+}
+
+function editedEvent(bugId: string, changed: BugDetailsEditedData['changes']): BugEvent[] {
+  return Object.keys(changed).length > 0 ? [{ type: 'BugDetailsEdited', data: { bugId, changes: changed } }] : [];
+}
+
+function editBugDetails(command: EditBugDetails, state: BugState): BugEvent[] {
+  const actor = actorOf(command);
+  const bug = existingBug(state);
+  if (!bugPermissions.canEdit(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotEdit);
+  const { changed, issues } = detailChanges(bug, command.data.changes, bug.assigneeIds, command.metadata.now);
+  fail(issues);
+  return editedEvent(bug.id, changed);
+}
+
+/** Assignment as a diff: who joins, who leaves. */
+function assigneeEvents(bug: ReportedBug, next: readonly string[]): BugEvent[] {
+  const added = next.filter((id) => !bug.assigneeIds.includes(id));
+  const removed = bug.assigneeIds.filter((id) => !next.includes(id));
+  const events: BugEvent[] = [];
+  if (added.length > 0) events.push({ type: 'DevelopersAssigned', data: { bugId: bug.id, developerIds: added } });
+  if (removed.length > 0) events.push({ type: 'DevelopersUnassigned', data: { bugId: bug.id, developerIds: removed } });
+  return events;
+}
+
+function setAssignees(command: SetAssignees | AssignDevelopers | UnassignDevelopers, state: BugState): BugEvent[] {
+  const actor = actorOf(command);
+  const bug = existingBug(state);
+  if (!bugPermissions.canEdit(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotEdit);
+  const ids = unique(command.data.developerIds);
+  const next =
+    command.type === 'SetAssignees'
+      ? ids
+      : command.type === 'AssignDevelopers'
+        ? unique([...bug.assigneeIds, ...ids])
+        : bug.assigneeIds.filter((id) => !ids.includes(id));
+  const known = command.type === 'UnassignDevelopers' ? undefined : command.data.knownDeveloperIds;
+  const added = next.filter((id) => !bug.assigneeIds.includes(id));
+  if (next.length === 0) throw ValidationError.field('assignedTo', bugMessages.developerRequired);
+  fail(unknownDeveloperIssues(added, known));
+  return assigneeEvents(bug, next);
+}
+
+function changeBugStatus(command: ChangeBugStatus, state: BugState): BugEvent[] {
+  const actor = actorOf(command);
+  const bug = existingBug(state);
+  if (!bugPermissions.canWorkOn(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotChangeStatus);
+  // Any status from any other (spec section 4); the same status is no change.
+  if (command.data.status === bug.status) return [];
+  return [{ type: 'BugStatusChanged', data: { bugId: bug.id, from: bug.status, to: command.data.status } }];
+}
+
+function setChecklist(command: SetChecklist, state: BugState): BugEvent[] {
+  const actor = actorOf(command);
+  const bug = existingBug(state);
+  const canEditItems = bugPermissions.canEdit(actor, bug);
+  const canTick = bugPermissions.canWorkOn(actor, bug);
+  if (!canEditItems && !canTick) refuse(actor, bug, bugWriteMessages.cannotUpdateChecklist);
+  fail(validateChecklistTexts(command.data.items.map((i) => i.text)));
+  return diffChecklist(bug.checklist, command.data.items, {
+    bugId: bug.id,
+    actorId: actor.id,
+    now: command.metadata.now,
+    canEditItems,
+    canTick,
+    newId: idSupply(command.data.newItemIds),
+  });
+}
+
+function attachmentEvents(bug: ReportedBug, links: readonly string[]): BugEvent[] {
+  const next = [...new Set(cleanEntries(links))];
+  return [
+    ...bug.attachments
+      .filter((url) => !next.includes(url))
+      .map((url): BugEvent => ({ type: 'AttachmentLinkRemoved', data: { bugId: bug.id, url } })),
+    ...next
+      .filter((url) => !bug.attachments.includes(url))
+      .map((url): BugEvent => ({ type: 'AttachmentLinkAdded', data: { bugId: bug.id, url } })),
+  ];
+}
+
+function addAttachmentLink(command: AddAttachmentLink, state: BugState): BugEvent[] {
+  const actor = actorOf(command);
+  const bug = existingBug(state);
+  if (!bugPermissions.canEdit(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotEdit);
+  const url = command.data.url.trim();
+  if (!url) return [];
+  fail(validateAttachmentLinks([...bug.attachments, url]));
+  return bug.attachments.includes(url) ? [] : [{ type: 'AttachmentLinkAdded', data: { bugId: bug.id, url } }];
+}
+
+function removeAttachmentLink(command: RemoveAttachmentLink, state: BugState): BugEvent[] {
+  const actor = actorOf(command);
+  const bug = existingBug(state);
+  if (!bugPermissions.canEdit(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotEdit);
+  const url = command.data.url.trim();
+  return bug.attachments.includes(url) ? [{ type: 'AttachmentLinkRemoved', data: { bugId: bug.id, url } }] : [];
+}
+
+function deleteBug(command: DeleteBug, state: BugState): BugEvent[] {
+  const actor = actorOf(command);
+  const bug = existingBug(state);
+  if (!bugPermissions.canDelete(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotDelete);
+  return [{ type: 'BugDeleted', data: { bugId: bug.id } }];
+}
+
+function updateBug(command: UpdateBug, state: BugState): BugEvent[] {
+  const actor = actorOf(command);
+  const bug = existingBug(state);
+  if (!bugPermissions.canEdit(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotEdit);
+  const { changes, knownDeveloperIds } = command.data;
+  const assigneeIds = changes.assigneeIds === undefined ? bug.assigneeIds : unique(changes.assigneeIds);
+  const details = detailChanges(bug, changes, assigneeIds, command.metadata.now);
+  fail([
+    ...details.issues,
+    ...unknownDeveloperIssues(
+      assigneeIds.filter((id) => !bug.assigneeIds.includes(id)),
+      knownDeveloperIds,
+    ),
+    ...(changes.checklist ? validateChecklistTexts(changes.checklist.map((i) => i.text)) : []),
+    ...(changes.attachments ? validateAttachmentLinks(changes.attachments) : []),
+  ]);
+  const events: BugEvent[] = [...editedEvent(bug.id, details.changed), ...assigneeEvents(bug, assigneeIds)];
+  if (changes.checklist) {
+    events.push(
+      ...diffChecklist(bug.checklist, changes.checklist, {
+        bugId: bug.id,
+        actorId: actor.id,
+        now: command.metadata.now,
+        canEditItems: true,
+        canTick: bugPermissions.canWorkOn(actor, bug),
+        newId: idSupply(command.data.newItemIds),
+      }),
+    );
+  }
+  if (changes.attachments) events.push(...attachmentEvents(bug, changes.attachments));
+  return events;
+}
+
+export function decideBug(command: BugCommand, state: BugState): BugEvent[] {
+  switch (command.type) {
+    case 'ReportBug':
+      return reportBug(command, state);
+    case 'EditBugDetails':
+      return editBugDetails(command, state);
+    case 'AssignDevelopers':
+    case 'UnassignDevelopers':
+    case 'SetAssignees':
+      return setAssignees(command, state);
+    case 'ChangeBugStatus':
+      return changeBugStatus(command, state);
+    case 'SetChecklist':
+      return setChecklist(command, state);
+    case 'AddAttachmentLink':
+      return addAttachmentLink(command, state);
+    case 'RemoveAttachmentLink':
+      return removeAttachmentLink(command, state);
+    case 'DeleteBug':
+      return deleteBug(command, state);
+    case 'UpdateBug':
+      return updateBug(command, state);
+    default:
+      return assertNever(command);
+  }
+}
+
+export const bugDecider: Decider<BugState, BugCommand, BugEvent> = {
+  initialState: initialBugState,
+  evolve: evolveBug,
+  decide: decideBug,
+};

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type BugDto,
+  type ChecklistEntry,
+  NotFoundError,
+  priorities,
+  type ReportedBug,
+  severities,
+  toBugDto,
+  type UserRef,
+  ValidationError,
+} from '@bugtrail/domain';
+import { READ_MODEL_SCHEMA } from '@bugtrail/projector';
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { deriveEventId } from '../commands/handle-command.js';
+import type { WriteApiDeps } from '../deps.js';
+
+/**
+ * The bug payloads as clients send them (spec section 3, "Bug create payload"), read
+ * tolerantly: ids or `{_id}` objects for users, strings or `{text, completed}` for
+ * checklist items, any case for priority and severity. The rules themselves (lengths,
+ * required fields, messages) are the domain's.
+ */
+
+const anyCase = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  z.preprocess((v) => {
+    if (v === null || v === undefined || v === '') return undefined;
+    if (typeof v !== 'string') return v;
+    return values.find((x) => x.toLowerCase() === v.trim().toLowerCase()) ?? v;
+  }, z.enum(values, { error: `${label} must be one of ${values.join(', ')}` }).optional());
+
+const text = z.string().max(100_000).nullable().optional();
+const userId = z.union([z.string().max(200), z.object({ _id: z.string().max(200) }).transform((u) => u._id)]);
+
+const checklistItem = z.union([
+  z
+    .string()
+    .max(100_000)
+    .transform((t) => ({ text: t })),
+  z.object({
+    _id: z.string().max(200).nullable().optional(),
+    id: z.string().max(200).nullable().optional(),
+    text: z.string().max(100_000).nullable().optional(),
+    completed: z.boolean().nullable().optional(),
+    // completedBy and completedAt are the server's to set: read and ignored.
+  }),
+]);
+
+export const bugPayload = z.object({
+  title: text,
+  description: text,
+  priority: anyCase(priorities, 'Priority'),
+  severity: anyCase(severities, 'Severity'),
+  /** Ignored on create (always Open); set with PUT /api/bugs/{id}/status. */
+  status: z.unknown().optional(),
+  module: z.string().max(100_000).nullable().optional(),
+  dueDate: z.string().max(100).nullable().optional(),
+  assignedTo: z
+    .preprocess((v) => (v === null || v === undefined ? v : Array.isArray(v) ? v : [v]), z.array(userId).max(500))
+    .nullable()
+    .optional(),
+  checklist: z.array(checklistItem).max(1000, 'A checklist cannot have more than 1000 entries').nullable().optional(),
+  attachments: z.array(z.string().max(100_000)).max(1000).nullable().optional(),
+});
+export type BugPayload = z.infer<typeof bugPayload>;
+
+export const checklistPayload = z.object({
+  checklist: z.array(checklistItem, { error: 'checklist must be a list of items' }).max(1000),
+});
+
+export const statusPayload = z.object({ status: z.unknown().optional() });
+
+export function toChecklistEntries(items: z.infer<typeof checklistItem>[]): ChecklistEntry[] {
+  return items.map((item) => {
+    const o = item as { _id?: string | null; id?: string | null; text?: string | null; completed?: boolean | null };
+    return {
+      id: o._id ?? o.id ?? null,
+      text: o.text ?? '',
+      completed: o.completed ?? undefined,
+    };
+  });
+}
+
+/** Bug ids are opaque strings; one that cannot be a bug id is simply not found. */
+export function bugIdParam(c: Context): string {
+  const id = c.req.param('id') ?? '';
+  if (!/^[\w-]{1,100}$/.test(id)) throw new NotFoundError('Bug not found');
+  return id;
+}
+
+/** `If-Match: <version>` (bare or quoted, as sent back from `version` or the ETag). */
+export function ifMatchVersion(c: Context): number | undefined {
+  const raw = c.req.header('if-match')?.trim();
+  if (!raw || raw === '*') return undefined;
+  const value = raw.replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+  if (!/^\d{1,9}$/.test(value)) throw ValidationError.field('If-Match', 'If-Match must be the bug version');
+  return Number(value);
+}
+
+/** Ids for new checklist items: derived from the idempotency key when there is one. */
+export function newItemIds(count: number, idempotencyKey: string | null, scope: string): string[] {
+  return Array.from({ length: count }, (_, i) =>
+    idempotencyKey ? deriveEventId(idempotencyKey, `${scope}:checklist-item`, i) : randomUUID(),
+  );
+}
+
+/**
+ * Which of these ids are developers. Asked of the write side's credentials table (a
+ * registered account's role never changes), so a developer who registered a moment
+ * ago counts even before the read models have caught up.
+ */
+export async function knownDevelopers(deps: WriteApiDeps, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await deps.pool.query<{ user_id: string }>(
+    "select user_id from auth.credentials where user_id = any($1::text[]) and role = 'developer'",
+    [[...new Set(ids)]],
+  );
+  return rows.map((r) => r.user_id);
+}
+
+/** The bug as every answer shows it, with names and images from the users read model. */
+export async function bugAnswer(deps: WriteApiDeps, bug: ReportedBug, version: number): Promise<BugDto> {
+  const ids = new Set<string>([bug.reporterId, ...bug.assigneeIds]);
+  for (const item of bug.checklist) if (item.completedBy) ids.add(item.completedBy);
+  const { rows } = await deps.pool.query<{ id: string; name: string; profile_image_url: string | null }>(
+    `select id, name, profile_image_url from ${READ_MODEL_SCHEMA}.users where id = any($1::text[])`,
+    [[...ids]],
+  );
+  const users = new Map<string, UserRef>(
+    rows.map((r) => [r.id, { id: r.id, name: r.name, profileImageURL: r.profile_image_url }]),
+  );
+  return toBugDto(bug, version, (id) => users.get(id));
+}

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type BugCommand,
+  type BugState,
+  bugDecider,
+  bugMessages,
+  bugPermissions,
+  bugWriteMessages,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  parseStatusValue,
+  type ReportedBug,
+  streams,
+} from '@bugtrail/domain';
+import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
+import { type Context, Hono } from 'hono';
+import { deriveEventId, type HandleOptions, handleCommand } from '../commands/handle-command.js';
+import { commandContext, settle, type WriteApiDeps } from '../deps.js';
+import {
+  bugAnswer,
+  bugIdParam,
+  bugPayload,
+  checklistPayload,
+  ifMatchVersion,
+  knownDevelopers,
+  newItemIds,
+  statusPayload,
+  toChecklistEntries,
+} from './bug-input.js';
+
+export const bugAnswerMessages = {
+  reported: 'Bug Reported Successfully',
+  updated: 'Bug Updated Successfully',
+  deleted: 'Bug deleted successfully',
+  statusChanged: 'Bug status updated successfully',
+  checklistUpdated: 'Checklist updated',
+} as const;
+
+/**
+ * Bug commands (api.md "Bugs"): report, edit, delete, status, checklist. Each runs
+ * the one write path (read, fold, decide, append with the revision decided on), then
+ * waits for the read models (read-your-writes) and answers the bug's DTO.
+ */
+export function createBugRoutes(deps: WriteApiDeps) {
+  const app = new Hono<AuthEnv>();
+  const now = () => (deps.now?.() ?? new Date()).toISOString();
+  app.use('*', requireAuth(deps.tokens));
+
+  /** Runs a bug command; a stale If-Match on an unknown bug is still a 404. */
+  async function run(c: Context<AuthEnv>, bugId: string, command: BugCommand, options: HandleOptions = {}) {
+    const streamId = streams.bug(bugId);
+    try {
+      const handled = await handleCommand(
+        deps.store,
+        streamId,
+        bugDecider,
+        command,
+        commandContext(c, c.var.actor),
+        options,
+      );
+      await settle(c, deps, handled.position);
+      return handled;
+    } catch (error) {
+      if (error instanceof ConflictError && options.expectedVersion !== undefined) {
+        const head = await deps.store.readStream(streamId, { limit: 1 });
+        if (head.length === 0) throw new NotFoundError(bugMessages.notFound);
+      }
+      throw error;
+    }
+  }
+
+  async function answer(c: Context<AuthEnv>, message: string, state: BugState, revision: number, status: 200 | 201) {
+    const bug = state as ReportedBug;
+    c.header('ETag', `"${revision}"`);
+    return c.json({ message, bug: await bugAnswer(deps, bug, revision) }, status);
+  }
+
+  app.post('/', async (c) => {
+    const actor = c.var.actor;
+    if (!bugPermissions.canReport(actor)) throw new ForbiddenError(bugWriteMessages.cannotReport);
+    const body = await readJson(c, bugPayload);
+    const context = commandContext(c, actor);
+    // A retried POST (same Idempotency-Key, same caller) names the same bug, so the
+    // event store recognises its events and nothing new is appended.
+    const bugId = context.idempotencyKey
+      ? deriveEventId(context.idempotencyKey, `${actor.id}:ReportBug`, 0)
+      : randomUUID();
+    const assigneeIds = body.assignedTo ?? [];
+    const checklist = toChecklistEntries(body.checklist ?? []).map((i) => i.text);
+    const handled = await run(
+      c,
+      bugId,
+      {
+        type: 'ReportBug',
+        data: {
+          bugId,
+          title: body.title ?? '',
+          description: body.description ?? '',
+          priority: body.priority,
+          severity: body.severity,
+          module: body.module ?? null,
+          dueDate: body.dueDate ?? null,
+          assigneeIds,
+          knownDeveloperIds: await knownDevelopers(deps, assigneeIds),
+          checklist,
+          attachments: body.attachments ?? [],
+          newItemIds: newItemIds(checklist.length, context.idempotencyKey, `${actor.id}:${bugId}`),
+        },
+        metadata: { actor, now: now() },
+      },
+      // A concurrent retry of the same request loses the race to create the stream;
+      // re-reading then finds the winner's events and answers as it did.
+      { mustBeNew: true, retryOnConflict: true },
+    );
+    return answer(c, bugAnswerMessages.reported, handled.state, handled.revision, 201);
+  });
+
+  app.put('/:id', async (c) => {
+    const actor = c.var.actor;
+    const bugId = bugIdParam(c);
+    const expectedVersion = ifMatchVersion(c);
+    const body = await readJson(c, bugPayload);
+    const context = commandContext(c, actor);
+    const checklist = body.checklist ? toChecklistEntries(body.checklist) : undefined;
+    const assigneeIds = body.assignedTo ?? undefined;
+    const handled = await run(
+      c,
+      bugId,
+      {
+        type: 'UpdateBug',
+        data: {
+          bugId,
+          changes: {
+            ...(body.title != null ? { title: body.title } : {}),
+            ...(body.description != null ? { description: body.description } : {}),
+            ...(body.priority ? { priority: body.priority } : {}),
+            ...(body.severity ? { severity: body.severity } : {}),
+            ...(body.module !== undefined ? { module: body.module } : {}),
+            ...(body.dueDate !== undefined ? { dueDate: body.dueDate } : {}),
+            ...(assigneeIds ? { assigneeIds } : {}),
+            ...(checklist ? { checklist } : {}),
+            ...(body.attachments ? { attachments: body.attachments } : {}),
+          },
+          knownDeveloperIds: assigneeIds ? await knownDevelopers(deps, assigneeIds) : undefined,
+          newItemIds: newItemIds(checklist?.length ?? 0, context.idempotencyKey, `${actor.id}:${bugId}`),
+        },
+        metadata: { actor, now: now() },
+      },
+      { ...(expectedVersion === undefined ? {} : { expectedVersion }), staleMessage: bugMessages.staleEdit },
+    );
+    return answer(c, bugAnswerMessages.updated, handled.state, handled.revision, 200);
+  });
+
+  app.delete('/:id', async (c) => {
+    const actor = c.var.actor;
+    const bugId = bugIdParam(c);
+    const expectedVersion = ifMatchVersion(c);
+    await run(
+      c,
+      bugId,
+      { type: 'DeleteBug', data: { bugId }, metadata: { actor, now: now() } },
+      { ...(expectedVersion === undefined ? {} : { expectedVersion }), staleMessage: bugMessages.staleEdit },
+    );
+    return c.json({ message: bugAnswerMessages.deleted }, 200);
+  });
+
+  app.put('/:id/status', async (c) => {
+    const actor = c.var.actor;
+    const bugId = bugIdParam(c);
+    const expectedVersion = ifMatchVersion(c);
+    const body = await readJson(c, statusPayload);
+    const status = parseStatusValue(body.status);
+    // A status change commutes with other writes: re-read and re-decide on a conflict,
+    // unless the client pinned the version it saw.
+    const handled = await run(
+      c,
+      bugId,
+      { type: 'ChangeBugStatus', data: { bugId, status }, metadata: { actor, now: now() } },
+      expectedVersion === undefined
+        ? { retryOnConflict: true }
+        : { expectedVersion, staleMessage: bugMessages.staleEdit },
+    );
+    return answer(c, bugAnswerMessages.statusChanged, handled.state, handled.revision, 200);
+  });
+
+  app.put('/:id/checklist', async (c) => {
+    const actor = c.var.actor;
+    const bugId = bugIdParam(c);
+    const expectedVersion = ifMatchVersion(c);
+    const body = await readJson(c, checklistPayload);
+    const items = toChecklistEntries(body.checklist);
+    const context = commandContext(c, actor);
+    const handled = await run(
+      c,
+      bugId,
+      {
+        type: 'SetChecklist',
+        data: { bugId, items, newItemIds: newItemIds(items.length, context.idempotencyKey, `${actor.id}:${bugId}`) },
+        metadata: { actor, now: now() },
+      },
+      expectedVersion === undefined
+        ? { retryOnConflict: true }
+        : { expectedVersion, staleMessage: bugMessages.staleEdit },
+    );
+    return answer(c, bugAnswerMessages.checklistUpdated, handled.state, handled.revision, 200);
+  });
+
+  return app;
+}

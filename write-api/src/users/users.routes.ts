@@ -1,0 +1,160 @@
+import {
+  ForbiddenError,
+  isValidEmail,
+  NotFoundError,
+  normaliseEmail,
+  resolveRole,
+  streams,
+  toUserDto,
+  type UserState,
+  userDecider,
+  userMessages,
+  ValidationError,
+  validatePassword,
+} from '@bugtrail/domain';
+import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
+import { type Context, Hono } from 'hono';
+import { z } from 'zod';
+import { hashPassword } from '../auth/passwords.js';
+import { type Handled, handleCommand } from '../commands/handle-command.js';
+import { commandContext, settle, type WriteApiDeps } from '../deps.js';
+
+export const profileMessages = {
+  updated: 'Profile updated successfully',
+  forbidden: "You don't have permission to update this user",
+  notFound: 'User not found',
+  emailTaken: 'Email is already in use',
+} as const;
+
+const optionalText = z.string().max(10_000).nullable().optional();
+
+export const profileBody = z.object({
+  name: optionalText,
+  email: optionalText,
+  password: optionalText,
+  role: z.unknown().optional(),
+  profileImageURL: z.string().max(2048).nullable().optional(),
+  profileImageUrl: z.string().max(2048).nullable().optional(),
+});
+
+type RegisteredUser = Extract<UserState, { status: 'registered' }>;
+
+/**
+ * PUT /api/users/{id}: name, email, password, profile image; self or admin. The role
+ * is not writable. Email and password live in the write-side credentials table as
+ * well as (email only) in the events: both change under one row lock, and the
+ * credentials change is rolled back when the event cannot be appended.
+ */
+export function createUserRoutes(deps: WriteApiDeps) {
+  const app = new Hono<AuthEnv>();
+  const now = () => (deps.now?.() ?? new Date()).toISOString();
+  app.use('*', requireAuth(deps.tokens));
+
+  const update = async (c: Context<AuthEnv>) => {
+    const actor = c.var.actor;
+    const userId = c.req.param('id') ?? '';
+    if (actor.id !== userId && actor.role !== 'admin') throw new ForbiddenError(profileMessages.forbidden);
+    const body = await readJson(c, profileBody);
+
+    // Blank password = "unchanged" (profile forms leave it empty).
+    const password = body.password ? body.password : null;
+    if (password !== null) {
+      const issue = validatePassword(password);
+      if (issue) throw ValidationError.field('password', issue);
+    }
+    const email = body.email == null ? undefined : body.email;
+    if (email !== undefined && !isValidEmail(email)) throw ValidationError.field('email', userMessages.emailInvalid);
+    const image = body.profileImageURL !== undefined ? body.profileImageURL : body.profileImageUrl;
+    const passwordHash = password === null ? null : await hashPassword(password);
+
+    const client = await deps.pool.connect();
+    let handled: Handled<UserState> | null = null;
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<{ email: string; role: string }>(
+        'select email, role from auth.credentials where user_id = $1 for update',
+        [userId],
+      );
+      const row = rows[0];
+      if (!row) throw new NotFoundError(profileMessages.notFound);
+      if (body.role !== undefined && body.role !== null && body.role !== '' && resolveRole(body.role) !== row.role) {
+        throw ValidationError.field('role', userMessages.roleNotWritable);
+      }
+      if (email !== undefined && normaliseEmail(email) !== row.email.toLowerCase()) {
+        try {
+          await client.query('update auth.credentials set email = $2 where user_id = $1', [
+            userId,
+            normaliseEmail(email),
+          ]);
+        } catch (error) {
+          if ((error as { code?: string }).code === '23505') {
+            throw ValidationError.field('email', profileMessages.emailTaken);
+          }
+          throw error;
+        }
+      }
+      if (passwordHash !== null) {
+        await client.query(
+          'update auth.credentials set password_hash = $2, password_changed_at = now() where user_id = $1',
+          [userId, passwordHash],
+        );
+      }
+      handled = await handleCommand(
+        deps.store,
+        streams.user(userId),
+        userDecider,
+        {
+          type: 'UpdateProfile',
+          data: {
+            userId,
+            ...(body.name != null ? { name: body.name } : {}),
+            ...(email !== undefined ? { email } : {}),
+            ...(image !== undefined ? { profileImageURL: image || null } : {}),
+            passwordChanged: passwordHash !== null,
+          },
+          metadata: { actor, now: now() },
+        },
+        commandContext(c, actor),
+      );
+      try {
+        await client.query('commit');
+      } catch (error) {
+        // The event is stored but the credentials commit failed: bring the row in
+        // line with the events rather than leave the two disagreeing.
+        await repairCredentials(userId, handled.position !== null, email, passwordHash);
+        throw error;
+      }
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+
+    const user = handled.state as RegisteredUser;
+    let token: string | undefined;
+    if (passwordHash !== null) {
+      // Every token issued so far stops working; the caller who changed their own
+      // password gets a fresh one so this browser stays signed in.
+      await deps.tokens.revokeAll(userId);
+      if (actor.id === userId) token = await deps.tokens.issue(user);
+    }
+    await settle(c, deps, handled.position);
+    const dto = toUserDto(user);
+    return c.json({ message: profileMessages.updated, user: dto, ...dto, ...(token ? { token } : {}) }, 200);
+  };
+
+  async function repairCredentials(userId: string, appended: boolean, email: string | undefined, hash: string | null) {
+    if (!appended) return;
+    await deps.pool
+      .query(
+        'update auth.credentials set email = coalesce($2, email), password_hash = coalesce($3, password_hash) where user_id = $1',
+        [userId, email === undefined ? null : normaliseEmail(email), hash],
+      )
+      .catch((error: unknown) => deps.logger.error('credentials repair failed', { error, userId }));
+  }
+
+  app.put('/:id', update);
+  app.patch('/:id', update);
+  return app;
+}
