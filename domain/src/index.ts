@@ -1,4 +1,4 @@
-export * from './core/index.js';
-export * from './users/index.js';
 export * from './bugs/index.js';
 export * from './chats/index.js';
+export * from './core/index.js';
+export * from './users/index.js';

@@ -1,5 +1,6 @@
 export * from './auth/middleware.js';
 export * from './auth/tokens.js';
+export * from './blobs.js';
 export * from './change-feed.js';
 export * from './config.js';
 export * from './db.js';
@@ -9,4 +10,3 @@ export * from './http/server.js';
 export * from './logger.js';
 export * from './migrations.js';
 export * from './secrets.js';
-export * from './blobs.js';

@@ -1,15 +1,50 @@
+import { QueryClient } from '@tanstack/react-query';
+import { createRouter } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app';
+import { ApiError, setUnauthorizedHandler } from './lib/api';
+import { clearSession } from './lib/session';
+import { routeTree } from './routeTree.gen';
 import './styles.css';
 
-function App() {
-  return <main className="p-8 font-sans">Bugtrail</main>;
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
+      // A refusal will not change on retry; only network trouble is worth another go.
+      retry: (count, error) => count < 2 && error instanceof ApiError && (error.status <= 0 || error.status >= 500),
+    },
+  },
+});
+
+const router = createRouter({
+  routeTree,
+  context: { queryClient },
+  defaultPreload: 'intent',
+  defaultPreloadStaleTime: 0,
+  defaultPendingMs: 150,
+  defaultPendingMinMs: 300,
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
 }
+
+setUnauthorizedHandler(() => {
+  clearSession();
+  queryClient.clear();
+  if (router.state.location.pathname !== '/login') void router.navigate({ to: '/login' });
+});
 
 const root = document.getElementById('root');
 if (root)
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <App router={router} queryClient={queryClient} />
     </StrictMode>,
   );

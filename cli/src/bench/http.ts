@@ -76,9 +76,7 @@ export function httpSuite(root: string): BenchSuite {
             baseline: { name: `GET /health, ${connections} conn`, value: round(floorRate, 0), unit: 'req/s' },
             ratio: round(rate / floorRate, 2),
             ...(connections === 8 ? { target: '≥ 2,500/s', met: rate >= 2500 } : {}),
-            ...(connections === 1
-              ? { target: 'p50 ≤ 3 ms', met: percentile(run.latencies, 50) <= 3 }
-              : {}),
+            ...(connections === 1 ? { target: 'p50 ≤ 3 ms', met: percentile(run.latencies, 50) <= 3 } : {}),
             note: `p50 ${round(percentile(run.latencies, 50), 2)} ms, p99 ${round(percentile(run.latencies, 99), 2)} ms`,
           });
           ctx.log(`report bug @${connections}: ${round(rate, 0)}/s`);

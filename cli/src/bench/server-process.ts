@@ -12,7 +12,11 @@ export const BENCH_INVITE_CODE = '135790';
  * The real launcher (`bugtrail start`) in its own process, so the load generator
  * does not share its event loop with the server it measures.
  */
-export async function startServerProcess(root: string, databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  root: string,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-bench-data-'));
   const child = spawn(process.execPath, [path.join(root, 'cli', 'dist', 'main.js'), 'start'], {

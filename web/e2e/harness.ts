@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { http } from '../../test-support/http.js';
+import { startTestSystem, TEST_INVITE_CODE, type TestSystem } from '../../test-support/system.js';
+import { registerUser, type TestUser } from '../../test-support/users.js';
+
+/**
+ * The real system (fresh database, real servers) serving the built web app, driven by
+ * headless Chromium. Build first: `cd web && npx vite build`.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const webDir = path.resolve(here, '../dist');
+export const screenshotDir = path.resolve(here, '../../screenshots');
+export { http, registerUser, TEST_INVITE_CODE, type TestUser };
+
+export type E2E = { system: TestSystem; browser: Browser; url: string; close(): Promise<void> };
+
+export async function startE2E(): Promise<E2E> {
+  if (!existsSync(path.join(webDir, 'index.html'))) {
+    throw new Error(`web/dist is missing: run "cd web && npx vite build" before the e2e suite`);
+  }
+  await mkdir(screenshotDir, { recursive: true });
+  const system = await startTestSystem({ webDir });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-gpu',
+    ],
+  });
+  return {
+    system,
+    browser,
+    url: system.url,
+    async close() {
+      await browser.close();
+      await system.close();
+    },
+  };
+}
+
+export type Session = { context: BrowserContext; page: Page };
+
+/** A fresh browser profile; with a user, already logged in (token in local storage). */
+export async function openPage(
+  e2e: E2E,
+  options: { user?: TestUser; width?: number; height?: number } = {},
+): Promise<Session> {
+  const context = await e2e.browser.newContext({
+    baseURL: e2e.url,
+    viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
+    acceptDownloads: true,
+  });
+  context.setDefaultTimeout(15_000);
+  if (options.user) {
+    const token = options.user.token;
+    await context.addInitScript((value) => {
+      if (!window.localStorage.getItem('token')) window.localStorage.setItem('token', value);
+    }, token);
+  }
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** The page at 1280 and 390 px, full length, as <name>-1280.png and <name>-390.png. */
+export async function capture(page: Page, name: string) {
+  const size = page.viewportSize() ?? { width: 1280, height: 860 };
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 860 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    // Charts measure their container after a resize; give layout a frame to settle.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: path.join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(size);
+}
+
+/** Whether the bug endpoints exist yet (they are built by another team in parallel). */
+export async function hasBugApi(url: string, token: string): Promise<boolean> {
+  const answer = await http(url).get('/api/bugs?limit=1', token);
+  return answer.status === 200;
+}
+
+let bugCounter = 0;
+export async function createBug(
+  url: string,
+  token: string,
+  fields: {
+    title?: string;
+    assignedTo: string[];
+    priority?: string;
+    severity?: string;
+    module?: string;
+    checklist?: string[];
+  },
+) {
+  bugCounter += 1;
+  const answer = await http(url).post(
+    '/api/bugs',
+    {
+      title: fields.title ?? `Checkout button unresponsive ${bugCounter}`,
+      description: 'Clicking the button does nothing on Safari 17 after adding two items.',
+      priority: fields.priority ?? 'High',
+      severity: fields.severity ?? 'Major',
+      status: 'Open',
+      module: fields.module ?? 'Checkout',
+      dueDate: null,
+      assignedTo: fields.assignedTo,
+      checklist: (fields.checklist ?? []).map((text) => ({ text, completed: false })),
+      attachments: [],
+    },
+    token,
+  );
+  if (answer.status !== 201) throw new Error(`create bug failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.bug as { _id: string; title: string };
+}

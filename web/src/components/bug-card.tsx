@@ -1,0 +1,60 @@
+import { CalendarClock, Layers, Trash2 } from 'lucide-react';
+import { assigneeNames, bugModule, bugTitle, formatDate, type StatusView } from '../lib/format';
+import type { Bug } from '../lib/types';
+import { AvatarStack } from './ui/avatar';
+import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
+
+export function BugCard({
+  bug,
+  view,
+  onOpen,
+  onDelete,
+}: {
+  bug: Bug;
+  view: StatusView;
+  onOpen: () => void;
+  onDelete?: () => void;
+}) {
+  return (
+    <article className="group relative flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-xs transition hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-md">
+      <div className="flex items-start justify-between gap-3">
+        <StatusBadge status={bug.status} view={view} />
+        {onDelete ? (
+          <button
+            type="button"
+            onClick={onDelete}
+            aria-label={`Delete ${bugTitle(bug)}`}
+            className="relative z-10 -mt-1 -mr-1 rounded-lg p-1.5 text-slate-400 hover:bg-rose-50 hover:text-rose-600"
+          >
+            <Trash2 className="size-4" />
+          </button>
+        ) : null}
+      </div>
+      <h3 className="mt-3 line-clamp-2 text-base font-semibold text-slate-900">
+        <button type="button" onClick={onOpen} className="text-left after:absolute after:inset-0 focus:outline-none">
+          {bugTitle(bug)}
+        </button>
+      </h3>
+      <p className="mt-1.5 line-clamp-2 flex-1 text-sm text-slate-500">{bug.description}</p>
+      <div className="mt-4 flex flex-wrap gap-1.5">
+        <PriorityBadge priority={bug.priority} />
+        <SeverityBadge severity={bug.severity} />
+      </div>
+      <div className="mt-4 flex items-center justify-between gap-3 border-t border-slate-100 pt-4 text-xs text-slate-500">
+        <div className="flex min-w-0 flex-col gap-1">
+          <span className="flex items-center gap-1.5 truncate">
+            <Layers className="size-3.5" /> {bugModule(bug)}
+          </span>
+          <span className="flex items-center gap-1.5">
+            <CalendarClock className="size-3.5" /> Due {formatDate(bug.dueDate)}
+          </span>
+        </div>
+        {bug.assignedTo.length > 0 ? (
+          <AvatarStack users={bug.assignedTo} size="xs" />
+        ) : (
+          <span>{assigneeNames(bug.assignedTo)}</span>
+        )}
+      </div>
+    </article>
+  );
+}

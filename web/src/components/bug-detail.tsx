@@ -1,0 +1,189 @@
+import { CalendarClock, CalendarDays, CheckCircle2, Circle, Layers, Link as LinkIcon, User } from 'lucide-react';
+import type { ReactNode } from 'react';
+import {
+  bugModule,
+  bugTitle,
+  checklistProgress,
+  formatDate,
+  formatDateTime,
+  reporterName,
+  type StatusView,
+} from '../lib/format';
+import type { Bug } from '../lib/types';
+import { Avatar } from './ui/avatar';
+import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
+import { Card, CardHeader } from './ui/card';
+import { Skeleton } from './ui/skeleton';
+
+export function Meta({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
+  return (
+    <div className="flex items-start gap-3">
+      <span className="mt-0.5 text-slate-400">{icon}</span>
+      <div className="min-w-0">
+        <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
+        <dd className="mt-0.5 text-sm font-medium break-words text-slate-900">{children}</dd>
+      </div>
+    </div>
+  );
+}
+
+export function ProgressBar({ percent }: { percent: number }) {
+  return (
+    <div className="flex items-center gap-3">
+      <div
+        className="h-2 flex-1 overflow-hidden rounded-full bg-slate-100"
+        role="progressbar"
+        aria-valuenow={percent}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-label="Checklist progress"
+      >
+        <div className="h-full rounded-full bg-[#7BCE00] transition-all" style={{ width: `${percent}%` }} />
+      </div>
+      <span className="text-sm font-semibold text-slate-700">{percent}%</span>
+    </div>
+  );
+}
+
+/** The read-only bug page body shared by the tester and developer details. */
+export function BugDetail({
+  bug,
+  view,
+  actions,
+  showCompletion,
+}: {
+  bug: Bug;
+  view: StatusView;
+  actions?: ReactNode;
+  showCompletion?: boolean;
+}) {
+  const percent = checklistProgress(bug.checklist);
+  return (
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+      <div className="space-y-6 lg:col-span-2">
+        <Card className="p-6">
+          <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+            <div className="min-w-0">
+              <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900">{bugTitle(bug)}</h1>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <StatusBadge status={bug.status} view={view} />
+                <PriorityBadge priority={bug.priority} />
+                <SeverityBadge severity={bug.severity} />
+              </div>
+            </div>
+            {actions ? <div className="flex shrink-0 flex-wrap gap-2">{actions}</div> : null}
+          </div>
+          <h2 className="mt-8 text-sm font-semibold text-slate-900">Description</h2>
+          <p className="mt-2 text-sm leading-6 whitespace-pre-wrap text-slate-600">{bug.description || 'N/A'}</p>
+        </Card>
+        <Card>
+          <CardHeader
+            title="Steps to Reproduce"
+            subtitle={`${bug.checklist.filter((item) => item.completed).length} of ${bug.checklist.length} completed`}
+          />
+          <div className="space-y-4 p-5">
+            <ProgressBar percent={percent} />
+            {bug.checklist.length === 0 ? (
+              <p className="text-sm text-slate-500">No checklist items</p>
+            ) : (
+              <ol className="space-y-2">
+                {bug.checklist.map((item, index) => (
+                  <li
+                    key={item._id ?? index}
+                    className="flex items-start gap-3 rounded-lg border border-slate-100 px-3 py-2.5"
+                  >
+                    {item.completed ? (
+                      <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-lime-600" aria-label="Completed" />
+                    ) : (
+                      <Circle className="mt-0.5 size-4 shrink-0 text-slate-300" aria-label="Not completed" />
+                    )}
+                    <div className="min-w-0 flex-1">
+                      <p className={item.completed ? 'text-sm text-slate-500 line-through' : 'text-sm text-slate-800'}>
+                        {item.text}
+                      </p>
+                      {showCompletion && item.completed ? (
+                        <p className="mt-0.5 text-xs text-slate-500">
+                          Completed by {item.completedBy?.name ?? 'N/A'} on {formatDateTime(item.completedAt)}
+                        </p>
+                      ) : null}
+                    </div>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </div>
+        </Card>
+      </div>
+      <div className="space-y-6">
+        <Card className="p-5">
+          <dl className="grid gap-4">
+            <Meta icon={<User className="size-4" />} label="Reported by">
+              {reporterName(bug.createdBy)}
+            </Meta>
+            <Meta icon={<CalendarDays className="size-4" />} label="Reported on">
+              {formatDate(bug.createdAt)}
+            </Meta>
+            <Meta icon={<CalendarClock className="size-4" />} label="Due date">
+              {formatDate(bug.dueDate)}
+            </Meta>
+            <Meta icon={<Layers className="size-4" />} label="Module">
+              {bugModule(bug)}
+            </Meta>
+          </dl>
+        </Card>
+        <Card>
+          <CardHeader title="Assigned To" />
+          <ul className="space-y-3 p-5">
+            {bug.assignedTo.length === 0 ? (
+              <li className="text-sm text-slate-500">Unassigned</li>
+            ) : (
+              bug.assignedTo.map((user) => (
+                <li key={user._id} className="flex items-center gap-3">
+                  <Avatar user={user} size="sm" />
+                  <span className="text-sm font-medium text-slate-800">{user.name}</span>
+                </li>
+              ))
+            )}
+          </ul>
+        </Card>
+        <Card>
+          <CardHeader title="Attachments" />
+          <ul className="space-y-2 p-5">
+            {bug.attachments.length === 0 ? (
+              <li className="text-sm text-slate-500">No attachments</li>
+            ) : (
+              bug.attachments.map((link) => (
+                <li key={link} className="flex items-center gap-2 text-sm">
+                  <LinkIcon className="size-4 shrink-0 text-slate-400" />
+                  <a
+                    href={link}
+                    target="_blank"
+                    rel="noreferrer noopener"
+                    className="truncate text-brand-700 hover:underline"
+                  >
+                    {link}
+                  </a>
+                </li>
+              ))
+            )}
+          </ul>
+        </Card>
+      </div>
+    </div>
+  );
+}
+
+export function BugDetailSkeleton() {
+  return (
+    <div role="status" aria-label="Loading" className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+      <div className="space-y-6 lg:col-span-2">
+        <Skeleton className="h-56 rounded-xl" />
+        <Skeleton className="h-48 rounded-xl" />
+      </div>
+      <div className="space-y-6">
+        <Skeleton className="h-48 rounded-xl" />
+        <Skeleton className="h-32 rounded-xl" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { Bug, CornerDownLeft, FileText, Search } from 'lucide-react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { bugTitle, statusLabel, viewForRole } from '../lib/format';
+import { bugSearchQuery } from '../lib/queries';
+import type { Role } from '../lib/types';
+import { useDebounced } from '../lib/use-debounced';
+import { bugPath, navByRole } from './nav';
+import { cx } from './ui/cx';
+import { Spinner } from './ui/spinner';
+
+type Item = { key: string; label: string; hint: string; to: string; kind: 'bug' | 'page' };
+
+const extraPages: Record<Role, { to: string; label: string }[]> = {
+  admin: [{ to: '/admin/create-bug', label: 'Create Bug' }],
+  tester: [],
+  developer: [],
+};
+
+/** Ctrl/Cmd-K: jump to a bug by title, or to any page of the role. */
+export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onClose: () => void; role: Role }) {
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const navigate = useNavigate();
+  const input = useRef<HTMLInputElement>(null);
+  const listId = useId();
+  const q = useDebounced(query.trim(), 200);
+  const search = useQuery({ ...bugSearchQuery(q), enabled: isOpen && q.length > 0 });
+
+  const items = useMemo<Item[]>(() => {
+    const needle = query.trim().toLowerCase();
+    const pages = [...navByRole[role], ...extraPages[role]]
+      .filter((page) => !needle || page.label.toLowerCase().includes(needle))
+      .map((page) => ({ key: `page:${page.to}`, label: page.label, hint: 'Page', to: page.to, kind: 'page' as const }));
+    const bugs =
+      needle && q
+        ? (search.data?.bugs ?? []).map((bug) => ({
+            key: `bug:${bug._id}`,
+            label: bugTitle(bug),
+            hint: statusLabel(bug.status, viewForRole(role)),
+            to: bugPath(role, bug._id),
+            kind: 'bug' as const,
+          }))
+        : [];
+    return [...bugs, ...pages];
+  }, [query, q, role, search.data]);
+
+  useEffect(() => {
+    if (isOpen) {
+      setQuery('');
+      setActive(0);
+      const previous = document.activeElement as HTMLElement | null;
+      requestAnimationFrame(() => input.current?.focus());
+      return () => previous?.focus?.();
+    }
+    return undefined;
+  }, [isOpen]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new result list starts at its top
+  useEffect(() => setActive(0), [items.length]);
+
+  if (!isOpen) return null;
+
+  const go = (item: Item | undefined) => {
+    if (!item) return;
+    onClose();
+    void navigate({ to: item.to });
+  };
+
+  return createPortal(
+    // biome-ignore lint/a11y/noStaticElementInteractions: the backdrop click mirrors Escape, which keyboards use
+    <div
+      className="fixed inset-0 z-50 flex items-start justify-center bg-slate-900/50 px-4 pt-[12vh] backdrop-blur-[2px]"
+      onMouseDown={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-label="Command palette"
+        className="w-full max-w-xl overflow-hidden rounded-2xl bg-white shadow-2xl"
+      >
+        <div className="flex items-center gap-3 border-b border-slate-100 px-4">
+          <Search className="size-5 text-slate-400" aria-hidden="true" />
+          <input
+            ref={input}
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'ArrowDown') {
+                event.preventDefault();
+                setActive((index) => Math.min(index + 1, items.length - 1));
+              } else if (event.key === 'ArrowUp') {
+                event.preventDefault();
+                setActive((index) => Math.max(index - 1, 0));
+              } else if (event.key === 'Enter') {
+                event.preventDefault();
+                go(items[active]);
+              } else if (event.key === 'Escape' || event.key === 'Tab') {
+                event.preventDefault();
+                if (event.key === 'Escape') onClose();
+              }
+            }}
+            role="combobox"
+            aria-expanded="true"
+            aria-controls={listId}
+            aria-activedescendant={items[active] ? `${listId}-${active}` : undefined}
+            aria-label="Search bugs and pages"
+            placeholder="Jump to a bug by title, or a page…"
+            className="h-14 flex-1 bg-transparent text-base text-slate-900 placeholder:text-slate-400 focus:outline-none"
+          />
+          {search.isFetching ? <Spinner className="size-4 text-brand-600" /> : null}
+        </div>
+        <div id={listId} role="listbox" className="max-h-80 overflow-y-auto p-2">
+          {items.length === 0 ? (
+            <li className="px-3 py-8 text-center text-sm text-slate-500">
+              {search.isFetching ? 'Searching…' : 'No results'}
+            </li>
+          ) : (
+            items.map((item, index) => (
+              <div
+                key={item.key}
+                id={`${listId}-${index}`}
+                role="option"
+                tabIndex={-1}
+                aria-selected={index === active}
+                onMouseEnter={() => setActive(index)}
+                onMouseDown={(event) => {
+                  event.preventDefault();
+                  go(item);
+                }}
+                className={cx(
+                  'flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2.5 text-sm',
+                  index === active ? 'bg-brand-50 text-brand-800' : 'text-slate-700',
+                )}
+              >
+                {item.kind === 'bug' ? (
+                  <Bug className="size-4 shrink-0 text-slate-400" />
+                ) : (
+                  <FileText className="size-4 shrink-0 text-slate-400" />
+                )}
+                <span className="min-w-0 flex-1 truncate">{item.label}</span>
+                <span className="text-xs text-slate-400">{item.hint}</span>
+                {index === active ? <CornerDownLeft className="size-3.5 text-slate-400" /> : null}
+              </div>
+            ))
+          )}
+        </div>
+      </div>
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,147 @@
+import { type QueryClient, type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from './api';
+import { notify as toast } from './notify';
+import type { Bug, BugPage, BugStatus, ChecklistItem } from './types';
+
+/** Every cached copy of one bug (detail and list rows), patched the same way. */
+function patchBug(client: QueryClient, id: string, patch: (bug: Bug) => Bug) {
+  client.setQueryData<Bug>(['bug', id], (bug) => (bug ? patch(bug) : bug));
+  client.setQueriesData<{ pages: BugPage[]; pageParams: unknown[] }>({ queryKey: ['bugs'] }, (data) => {
+    if (!data || !Array.isArray((data as { pages?: unknown }).pages)) return data;
+    return {
+      ...data,
+      pages: data.pages.map((page) => ({
+        ...page,
+        bugs: page.bugs.map((bug) => (bug._id === id ? patch(bug) : bug)),
+      })),
+    };
+  });
+}
+
+type Snapshot = [QueryKey, unknown][];
+function snapshot(client: QueryClient, id: string): Snapshot {
+  return [...client.getQueriesData({ queryKey: ['bug', id] }), ...client.getQueriesData({ queryKey: ['bugs'] })];
+}
+function restore(client: QueryClient, saved: Snapshot) {
+  for (const [key, data] of saved) client.setQueryData(key, data);
+}
+
+function refreshBugs(client: QueryClient, id?: string) {
+  if (id) void client.invalidateQueries({ queryKey: ['bug', id] });
+  void client.invalidateQueries({ queryKey: ['bugs'] });
+  void client.invalidateQueries({ queryKey: ['dashboard'] });
+  void client.invalidateQueries({ queryKey: ['users'] });
+}
+
+export type BugPayload = Record<string, unknown>;
+
+export function useCreateBug() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (payload: BugPayload) =>
+      api<{ message: string; bug: Bug }>('/api/bugs', { method: 'POST', body: { ...payload, status: 'Open' } }),
+    onSuccess: () => refreshBugs(client),
+  });
+}
+
+export function useUpdateBug(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ payload, version }: { payload: BugPayload; version?: number }) => {
+      const answer = await api<{ message: string; bug: Bug }>(`/api/bugs/${id}`, {
+        method: 'PUT',
+        body: payload,
+        headers: version === undefined ? {} : { 'If-Match': String(version) },
+      });
+      return answer;
+    },
+    onSuccess: (answer) => {
+      if (answer?.bug) client.setQueryData(['bug', id], answer.bug);
+      refreshBugs(client, id);
+    },
+  });
+}
+
+export function useDeleteBug() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<{ message: string }>(`/api/bugs/${id}`, { method: 'DELETE' }),
+    onSuccess: (_answer, id) => {
+      client.removeQueries({ queryKey: ['bug', id] });
+      refreshBugs(client);
+    },
+  });
+}
+
+/** Optimistic: the new status shows at once and rolls back if the server refuses. */
+export function useUpdateStatus() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, status }: { id: string; status: BugStatus }) =>
+      api<{ message?: string; bug?: Bug }>(`/api/bugs/${id}/status`, { method: 'PUT', body: { status } }),
+    onMutate: async ({ id, status }) => {
+      await client.cancelQueries({ queryKey: ['bug', id] });
+      await client.cancelQueries({ queryKey: ['bugs'] });
+      const saved = snapshot(client, id);
+      patchBug(client, id, (bug) => ({ ...bug, status }));
+      return { saved };
+    },
+    onError: (_error, _vars, context) => {
+      if (context) restore(client, context.saved);
+      toast.error('Failed to update bug status');
+    },
+    onSuccess: () => toast.success('Bug status updated successfully'),
+    onSettled: (_answer, _error, { id }) => refreshBugs(client, id),
+  });
+}
+
+export function useUpdateChecklist(currentUser: { _id: string; name: string }) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, checklist }: { id: string; checklist: ChecklistItem[] }) =>
+      api<{ message?: string; bug?: Bug }>(`/api/bugs/${id}/checklist`, {
+        method: 'PUT',
+        body: {
+          checklist: checklist.map((item) => ({
+            ...(item._id ? { _id: item._id } : {}),
+            text: item.text,
+            completed: item.completed,
+            completedBy: item.completed ? (item.completedBy?._id ?? currentUser._id) : null,
+            completedAt: item.completed ? (item.completedAt ?? new Date().toISOString()) : null,
+          })),
+        },
+      }),
+    onMutate: async ({ id, checklist }) => {
+      await client.cancelQueries({ queryKey: ['bug', id] });
+      await client.cancelQueries({ queryKey: ['bugs'] });
+      const saved = snapshot(client, id);
+      patchBug(client, id, (bug) => ({ ...bug, checklist }));
+      return { saved };
+    },
+    onError: (_error, _vars, context) => {
+      if (context) restore(client, context.saved);
+      toast.error('Failed to update checklist');
+    },
+    onSuccess: () => toast.success('Checklist updated'),
+    onSettled: (_answer, _error, { id }) => refreshBugs(client, id),
+  });
+}
+
+/** A toggle records completed, completedBy (the user) and completedAt (now). */
+export function toggleChecklistItem(
+  items: ChecklistItem[],
+  index: number,
+  user: { _id: string; name: string },
+  now: Date,
+): ChecklistItem[] {
+  return items.map((item, i) => {
+    if (i !== index) return item;
+    const completed = !item.completed;
+    return {
+      ...item,
+      completed,
+      completedBy: completed ? { _id: user._id, name: user.name } : null,
+      completedAt: completed ? now.toISOString() : null,
+    };
+  });
+}

@@ -1,0 +1,289 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { ArrowLeft, Check, Trash2, UserPlus } from 'lucide-react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { BugDetailSkeleton } from '../../../components/bug-detail';
+import { bugToForm } from '../../../components/bug-editor';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { DeveloperPicker } from '../../../components/developer-picker';
+import { AvatarStack } from '../../../components/ui/avatar';
+import { Button } from '../../../components/ui/button';
+import { Card, CardHeader } from '../../../components/ui/card';
+import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
+import { Modal } from '../../../components/ui/modal';
+import { ApiError, api } from '../../../lib/api';
+import { type BugFormValues, dueDateToIso, validateAdminUpdate } from '../../../lib/bug-form';
+import { formatDate, reporterName } from '../../../lib/format';
+import { useDeleteBug, useUpdateBug } from '../../../lib/mutations';
+import { notify } from '../../../lib/notify';
+import { bugQuery, developersQuery } from '../../../lib/queries';
+import type { Bug, BugStatus, UserRef } from '../../../lib/types';
+
+export const Route = createFileRoute('/admin/bugs/$bugId')({
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(bugQuery(params.bugId));
+  },
+  component: AdminBugPage,
+});
+
+const statusOptions = [
+  { value: 'Pending', label: 'Pending' },
+  { value: 'In Progress', label: 'In Progress' },
+  { value: 'Resolved', label: 'Resolved' },
+];
+const toTeamStatus = (status: BugStatus) => (status === 'Open' ? 'Pending' : status === 'Closed' ? 'Resolved' : status);
+const toServerStatus = (value: string): BugStatus =>
+  value === 'Pending' ? 'Open' : value === 'Resolved' ? 'Closed' : 'In Progress';
+
+function AdminBugPage() {
+  const { bugId } = Route.useParams();
+  const navigate = useNavigate();
+  const { data: bug, error } = useQuery(bugQuery(bugId));
+  useEffect(() => {
+    if (!error) return;
+    notify.error('Failed to load bug details');
+    void navigate({ to: '/admin/bugs' });
+  }, [error, navigate]);
+  if (!bug) return <BugDetailSkeleton />;
+  return <AdminBugForm key={bug._id} bug={bug} />;
+}
+
+function AdminBugForm({ bug }: { bug: Bug }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const update = useUpdateBug(bug._id);
+  const remove = useDeleteBug();
+  const developers = useQuery(developersQuery());
+  const [values, setValues] = useState<BugFormValues>(() => ({ ...bugToForm(bug), status: toTeamStatus(bug.status) }));
+  const [problem, setProblem] = useState<string | null>(null);
+  const [isAssignOpen, setAssignOpen] = useState(false);
+  const [draftAssignees, setDraftAssignees] = useState<string[]>([]);
+  const [isDeleteOpen, setDeleteOpen] = useState(false);
+  const [isSaved, setSaved] = useState(false);
+  const assignLabel = useId();
+
+  const set = <K extends keyof BugFormValues>(field: K, value: BugFormValues[K]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setProblem(null);
+    setSaved(false);
+  };
+
+  const people: UserRef[] = [...(developers.data ?? [])];
+  for (const user of bug.assignedTo) if (!people.some((p) => p._id === user._id)) people.push(user);
+  const assigned = values.assignedTo.map((id) => people.find((p) => p._id === id)).filter((u): u is UserRef => !!u);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const issue = validateAdminUpdate(values);
+    setProblem(issue);
+    if (issue) {
+      notify.error(issue);
+      return;
+    }
+    try {
+      const answer = await update.mutateAsync({
+        version: bug.version,
+        payload: {
+          title: values.title.trim(),
+          description: values.description.trim(),
+          module: values.module.trim() || null,
+          priority: values.priority,
+          severity: values.severity,
+          status: values.status,
+          dueDate: dueDateToIso(values.dueDate),
+          assignedTo: values.assignedTo,
+        },
+      });
+      // The details endpoint may leave status alone; the status endpoint is the one that owns it.
+      const wanted = toServerStatus(values.status);
+      if (answer?.bug?.status !== wanted) {
+        await api(`/api/bugs/${bug._id}/status`, { method: 'PUT', body: { status: values.status } });
+        await queryClient.invalidateQueries({ queryKey: ['bug', bug._id] });
+      }
+      notify.success('Bug Updated Successfully');
+      setSaved(true);
+    } catch (error) {
+      notify.error(error instanceof ApiError && error.status === 409 ? error.message : 'Failed to update bug');
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Link
+        to="/admin/bugs"
+        className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-slate-500 hover:text-slate-900"
+      >
+        <ArrowLeft className="size-4" /> Back to All Bugs
+      </Link>
+      <div className="mb-6 flex flex-col gap-1">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">View / Update Bug</h1>
+        <p className="text-sm text-slate-500">
+          Reported by {reporterName(bug.createdBy)} on {formatDate(bug.createdAt)}
+        </p>
+      </div>
+      {problem ? (
+        <div role="alert" className="mb-4 rounded-lg border border-rose-200 bg-rose-50 px-4 py-3 text-sm text-rose-700">
+          {problem}
+        </div>
+      ) : null}
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-3">
+        <Card className="grid content-start gap-5 p-6 lg:col-span-2">
+          <TextField
+            label="Title"
+            name="title"
+            value={values.title}
+            onChange={(event) => set('title', event.target.value)}
+          />
+          <TextAreaField
+            label="Description"
+            name="description"
+            rows={7}
+            value={values.description}
+            onChange={(event) => set('description', event.target.value)}
+          />
+          <TextField
+            label="Module"
+            name="module"
+            value={values.module}
+            onChange={(event) => set('module', event.target.value)}
+          />
+        </Card>
+        <div className="space-y-6">
+          <Card className="grid gap-5 p-6">
+            <SelectField
+              label="Status"
+              name="status"
+              value={values.status}
+              options={statusOptions}
+              onChange={(event) => set('status', event.target.value)}
+            />
+            <SelectField
+              label="Priority"
+              name="priority"
+              value={values.priority}
+              options={['Low', 'Medium', 'High'].map((v) => ({ value: v, label: v }))}
+              onChange={(event) => set('priority', event.target.value)}
+            />
+            <SelectField
+              label="Severity"
+              name="severity"
+              value={values.severity}
+              options={['Minor', 'Major', 'Critical'].map((v) => ({ value: v, label: v }))}
+              onChange={(event) => set('severity', event.target.value)}
+            />
+            <TextField
+              label="Due Date"
+              name="dueDate"
+              type="date"
+              value={values.dueDate}
+              onChange={(event) => set('dueDate', event.target.value)}
+            />
+          </Card>
+          <Card>
+            <CardHeader title="Assigned Developers" />
+            <div className="space-y-4 p-5">
+              {assigned.length > 0 ? (
+                <div className="flex items-center gap-3">
+                  <AvatarStack users={assigned} max={3} />
+                  <p className="min-w-0 truncate text-sm text-slate-600">{assigned.map((u) => u.name).join(', ')}</p>
+                </div>
+              ) : (
+                <p className="text-sm text-slate-500">Unassigned</p>
+              )}
+              <Button
+                variant="outline"
+                className="w-full"
+                icon={<UserPlus className="size-4" />}
+                onClick={() => {
+                  setDraftAssignees(values.assignedTo);
+                  setAssignOpen(true);
+                }}
+              >
+                Assign Developers
+              </Button>
+            </div>
+          </Card>
+        </div>
+      </div>
+      <div className="sticky bottom-0 mt-6 flex flex-col-reverse gap-2 border-t border-slate-200 bg-slate-50/95 py-4 backdrop-blur sm:flex-row sm:items-center">
+        <Button variant="danger" onClick={() => setDeleteOpen(true)} icon={<Trash2 className="size-4" />}>
+          Delete Bug
+        </Button>
+        <div className="flex flex-col-reverse items-stretch gap-2 sm:ml-auto sm:flex-row sm:items-center">
+          {isSaved ? (
+            <span
+              className="inline-flex items-center justify-center gap-1.5 text-sm font-medium text-lime-700"
+              role="status"
+            >
+              <Check className="size-4" /> Saved
+            </span>
+          ) : null}
+          <Button variant="secondary" onClick={() => void navigate({ to: '/admin/bugs' })}>
+            Cancel
+          </Button>
+          <Button type="submit" isLoading={update.isPending}>
+            Update Bug
+          </Button>
+        </div>
+      </div>
+
+      <Modal
+        isOpen={isAssignOpen}
+        onClose={() => setAssignOpen(false)}
+        title="Assign Developers"
+        description="Choose who works on this bug."
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setAssignOpen(false)}>
+              Cancel
+            </Button>
+            <Button
+              onClick={() => {
+                set('assignedTo', draftAssignees);
+                setAssignOpen(false);
+              }}
+            >
+              Done
+            </Button>
+          </>
+        }
+      >
+        <p id={assignLabel} className="sr-only">
+          Developers
+        </p>
+        <DeveloperPicker
+          selected={draftAssignees}
+          onChange={setDraftAssignees}
+          known={bug.assignedTo}
+          labelledBy={assignLabel}
+        />
+        <div className="mt-4 flex items-center gap-3">
+          <AvatarStack
+            users={draftAssignees.map((id) => people.find((p) => p._id === id)).filter((u): u is UserRef => !!u)}
+            max={3}
+          />
+          <span className="text-sm text-slate-500">{draftAssignees.length} selected</span>
+        </div>
+      </Modal>
+
+      <ConfirmModal
+        isOpen={isDeleteOpen}
+        title="Delete Bug"
+        confirmLabel="Delete Bug"
+        isBusy={remove.isPending}
+        onClose={() => setDeleteOpen(false)}
+        onConfirm={() =>
+          remove.mutate(bug._id, {
+            onSuccess: () => {
+              notify.success('Bug deleted successfully');
+              void navigate({ to: '/admin/bugs' });
+            },
+            onError: () => notify.error('Failed to delete bug'),
+          })
+        }
+      >
+        Are you sure you want to delete “{bug.title}”? This cannot be undone.
+      </ConfirmModal>
+    </form>
+  );
+}

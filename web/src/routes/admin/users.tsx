@@ -1,0 +1,104 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { Download, Users } from 'lucide-react';
+import { useState } from 'react';
+import { PageHeader } from '../../components/page-header';
+import { Avatar } from '../../components/ui/avatar';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { EmptyState } from '../../components/ui/empty-state';
+import { SkeletonCards } from '../../components/ui/skeleton';
+import { downloadFile } from '../../lib/api';
+import { formatNumber } from '../../lib/format';
+import { notify } from '../../lib/notify';
+import { teamQuery } from '../../lib/queries';
+import { useErrorToast } from '../../lib/use-error-toast';
+
+export const Route = createFileRoute('/admin/users')({
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(teamQuery());
+  },
+  component: TeamMembersPage,
+});
+
+const roleTone: Record<string, string> = {
+  admin: 'bg-brand-50 text-brand-700',
+  tester: 'bg-cyan-50 text-cyan-800',
+  developer: 'bg-lime-50 text-lime-800',
+};
+
+function TeamMembersPage() {
+  const { data, isPending, error } = useQuery(teamQuery());
+  useErrorToast(error, 'Failed to load team members');
+  const [isDownloading, setDownloading] = useState(false);
+  const download = async () => {
+    setDownloading(true);
+    try {
+      await downloadFile('/api/reports/export/users', 'user_details.xlsx');
+    } catch {
+      notify.error('Failed to download expense details. Please try again.');
+    } finally {
+      setDownloading(false);
+    }
+  };
+  return (
+    <>
+      <PageHeader
+        title="Team Members"
+        subtitle="Everyone on the team and their workload."
+        actions={
+          <Button
+            variant="secondary"
+            onClick={download}
+            isLoading={isDownloading}
+            icon={<Download className="size-4" />}
+          >
+            Download Report
+          </Button>
+        }
+      />
+      {isPending ? (
+        <SkeletonCards />
+      ) : !data || data.length === 0 ? (
+        <Card>
+          <EmptyState icon={<Users className="size-6" />} title="No team members yet" />
+        </Card>
+      ) : (
+        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
+          {data.map((member) => (
+            <li key={member._id}>
+              <Card className="p-5">
+                <div className="flex items-center gap-4">
+                  <Avatar user={member} size="md" />
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate font-semibold text-slate-900">{member.name}</p>
+                    <p className="truncate text-sm text-slate-500">{member.email}</p>
+                  </div>
+                  {member.role ? (
+                    <span
+                      className={`rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${roleTone[member.role] ?? ''}`}
+                    >
+                      {member.role}
+                    </span>
+                  ) : null}
+                </div>
+                <dl className="mt-5 grid grid-cols-3 gap-2 text-center">
+                  {[
+                    ['Pending', member.pendingTasks, 'text-[#6c3bd9]'],
+                    ['In Progress', member.inProgressTasks, 'text-cyan-700'],
+                    ['Completed', member.completedTasks, 'text-lime-700'],
+                  ].map(([label, value, tone]) => (
+                    <div key={label as string} className="flex flex-col-reverse rounded-lg bg-slate-50 px-2 py-2.5">
+                      <dt className="text-xs text-slate-500">{label}</dt>
+                      <dd className={`text-lg font-bold ${tone}`}>{formatNumber(value as number)}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,4 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { ChatPage } from '../../chat/chat-page';
+
+export const Route = createFileRoute('/developer/chats')({ component: ChatPage });

@@ -1,0 +1,17 @@
+import { createFileRoute, redirect } from '@tanstack/react-router';
+import { clearSession, hasToken, isRole, profileQuery, roleHome } from '../lib/session';
+
+/** "/" only decides where the user belongs. */
+export const Route = createFileRoute('/')({
+  beforeLoad: async ({ context }) => {
+    if (!hasToken()) throw redirect({ to: '/landing' });
+    let role: unknown;
+    try {
+      role = (await context.queryClient.ensureQueryData(profileQuery())).role;
+    } catch {
+      clearSession();
+      throw redirect({ to: '/landing' });
+    }
+    throw redirect({ to: isRole(role) ? roleHome[role] : '/landing' });
+  },
+});

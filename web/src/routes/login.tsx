@@ -1,0 +1,100 @@
+import { isValidEmail, userMessages } from '@bugtrail/domain';
+import { useQueryClient } from '@tanstack/react-query';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { PasswordField } from '../components/password-field';
+import { Button } from '../components/ui/button';
+import { TextField } from '../components/ui/field';
+import { ApiError, api, setToken } from '../lib/api';
+import { notify } from '../lib/notify';
+import { roleHome } from '../lib/session';
+import type { AuthAnswer } from '../lib/types';
+import { AuthLayout } from './-components/auth-layout';
+
+export const Route = createFileRoute('/login')({ component: LoginPage });
+
+type Errors = { email?: string; password?: string };
+
+export const loginFallback = 'Something went wrong. Please try again';
+
+function LoginPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState('');
+  const [isSubmitting, setSubmitting] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const next: Errors = {};
+    if (!isValidEmail(email)) next.email = userMessages.emailInvalid;
+    if (!password) next.password = userMessages.passwordRequired;
+    setErrors(next);
+    setFormError('');
+    if (next.email || next.password) return;
+    setSubmitting(true);
+    try {
+      const answer = await api<AuthAnswer>('/api/auth/login', {
+        method: 'POST',
+        body: { email: email.trim(), password },
+      });
+      setToken(answer.token);
+      queryClient.setQueryData(['profile'], answer.user);
+      await navigate({ to: roleHome[answer.role ?? answer.user.role] ?? '/' });
+    } catch (error) {
+      const message = error instanceof ApiError && error.hasServerMessage ? error.message : loginFallback;
+      setFormError(message);
+      notify.error(message);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AuthLayout title="Welcome back" subtitle="Please enter your details to log in">
+      <form onSubmit={submit} noValidate className="space-y-5">
+        {formError ? (
+          <div role="alert" className="rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-700">
+            {formError}
+          </div>
+        ) : null}
+        <TextField
+          label="Email Address"
+          type="email"
+          name="email"
+          autoComplete="email"
+          placeholder="john@example.com"
+          value={email}
+          error={errors.email}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            setErrors((current) => ({ ...current, email: undefined }));
+          }}
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          placeholder="Min 8 characters"
+          value={password}
+          error={errors.password}
+          onChange={(event) => {
+            setPassword(event.target.value);
+            setErrors((current) => ({ ...current, password: undefined }));
+          }}
+        />
+        <Button type="submit" className="w-full" size="lg" isLoading={isSubmitting}>
+          Login
+        </Button>
+        <p className="text-center text-sm text-slate-600">
+          Don't have an account?{' '}
+          <Link to="/signup" className="font-semibold text-brand-700 hover:underline">
+            Sign Up
+          </Link>
+        </p>
+      </form>
+    </AuthLayout>
+  );
+}

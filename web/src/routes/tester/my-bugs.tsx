@@ -1,0 +1,101 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { Bug, Plus, RefreshCw } from 'lucide-react';
+import { BugCard } from '../../components/bug-card';
+import { LoadMore } from '../../components/load-more';
+import { PageHeader } from '../../components/page-header';
+import { Button, buttonClass } from '../../components/ui/button';
+import { EmptyState } from '../../components/ui/empty-state';
+import { SkeletonCards } from '../../components/ui/skeleton';
+import { Tabs } from '../../components/ui/tabs';
+import { notify } from '../../lib/notify';
+import { bugListQuery, flattenPages } from '../../lib/queries';
+import { compact, pickOne, testerTabs } from '../../lib/search';
+import { useErrorToast } from '../../lib/use-error-toast';
+
+export const Route = createFileRoute('/tester/my-bugs')({
+  validateSearch: (search: Record<string, unknown>) => compact({ status: pickOne(search.status, testerTabs) }),
+  component: MyBugsPage,
+});
+
+function MyBugsPage() {
+  const { status } = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const query = useInfiniteQuery(bugListQuery({ status: status ?? '' }));
+  useErrorToast(query.error, 'Failed to load bugs');
+  const bugs = flattenPages(query.data);
+  const summary = query.data?.pages[0]?.statusSummary;
+  const refresh = async () => {
+    const result = await query.refetch();
+    if (result.isError) notify.error('Failed to load bugs');
+    else notify.success('Refreshed bug list');
+  };
+  const counts: Record<string, number | undefined> = {
+    '': summary?.all,
+    Open: summary?.openBugs ?? summary?.open,
+    'In Progress': summary?.inProgressBugs ?? summary?.inProgress,
+    Closed: summary?.closedBugs ?? summary?.closed,
+  };
+  const total = counts[status ?? ''];
+  return (
+    <>
+      <PageHeader
+        title="My Reported Bugs"
+        subtitle="Every bug you reported, by status."
+        actions={
+          <>
+            <Button
+              variant="secondary"
+              onClick={refresh}
+              isLoading={query.isRefetching && !query.isFetchingNextPage}
+              icon={<RefreshCw className="size-4" />}
+            >
+              Refresh
+            </Button>
+            <Link to="/tester/report-bug" className={buttonClass('primary')}>
+              <Plus className="size-4" /> Report New Bug
+            </Link>
+          </>
+        }
+      />
+      <div className="mb-6">
+        <Tabs
+          label="Filter by status"
+          value={status ?? ''}
+          onChange={(value) => void navigate({ search: compact({ status: pickOne(value, testerTabs) }) })}
+          tabs={[
+            { value: '', label: 'All', count: counts[''] ?? 0 },
+            ...testerTabs.map((tab) => ({ value: tab, label: tab, count: counts[tab] ?? 0 })),
+          ]}
+        />
+      </div>
+      {query.isPending ? (
+        <SkeletonCards />
+      ) : bugs.length === 0 ? (
+        <div className="rounded-xl border border-dashed border-slate-300 bg-white">
+          <EmptyState icon={<Bug className="size-6" />} title="No bugs found for this status" />
+        </div>
+      ) : (
+        <>
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
+            {bugs.map((bug) => (
+              <BugCard
+                key={bug._id}
+                bug={bug}
+                view="tester"
+                onOpen={() => void navigate({ to: '/tester/bug/$bugId', params: { bugId: bug._id } })}
+              />
+            ))}
+          </div>
+          <LoadMore
+            hasMore={query.hasNextPage}
+            isLoading={query.isFetchingNextPage}
+            onLoad={() => void query.fetchNextPage()}
+            shown={bugs.length}
+            {...(total !== undefined ? { total } : {})}
+          />
+        </>
+      )}
+    </>
+  );
+}
