@@ -49,6 +49,7 @@ export async function startTestSystem(
     databaseUrl,
     dataDir,
     async close() {
+      system.readApi?.close();
       await server.close();
       await system.close();
       await database?.drop();

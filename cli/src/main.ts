@@ -70,6 +70,7 @@ async function start(args: string[]) {
         logger.warn(`shutdown: ${name} failed`, { error: (error as Error).message });
       }
     };
+    system.readApi?.close(); // end live streams: clients resume on another instance
     await step('http', () => server?.close()); // stop accepting, drain open requests
     await step('system', () => system.close()); // projector stops at a batch boundary
     // The embedded database (which may have had the same Ctrl-C) shuts down cleanly.

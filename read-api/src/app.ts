@@ -2,7 +2,12 @@ import path from 'node:path';
 import { isPosition } from '@bugtrail/eventstore';
 import { createErrorHandler, HttpError } from '@bugtrail/platform';
 import { Hono } from 'hono';
+import { createBugsRoutes } from './bugs/bugs.routes.js';
+import { createChatsRoutes, createChatUsersRoutes } from './chats/chats.routes.js';
 import type { ReadApiDeps } from './deps.js';
+import { createLiveRoutes } from './live/live.routes.js';
+import { createOpenApiRoutes } from './openapi/openapi.routes.js';
+import { createReportsRoutes } from './reports/reports.routes.js';
 import { resolveFile, sendFile } from './static.js';
 import { createSystemRoutes } from './system/system.routes.js';
 import { createProfileRoutes, createUsersRoutes } from './users/users.routes.js';
@@ -12,7 +17,10 @@ const isApiPath = (p: string) =>
   p === '/api' || API_PREFIXES.some((prefix) => p === prefix.replace(/\/$/, '') || p.startsWith(prefix));
 
 /** read-api: every GET, from the read models; also the web app and uploads. */
-export function createReadApi(deps: ReadApiDeps): Hono {
+/** The read-api app; `close()` ends its live streams so a shutdown need not wait for them. */
+export type ReadApi = Hono & { close(): void };
+
+export function createReadApi(deps: ReadApiDeps): ReadApi {
   const app = new Hono();
   app.onError(createErrorHandler(deps.logger));
 
@@ -30,11 +38,24 @@ export function createReadApi(deps: ReadApiDeps): Hono {
   app.route('/', createSystemRoutes(deps));
   app.route('/api/auth', createProfileRoutes(deps));
   app.route('/api/users', createUsersRoutes(deps));
+  app.route('/api/bugs', createBugsRoutes(deps));
+  app.route('/api/reports', createReportsRoutes(deps));
+  app.route('/api', createOpenApiRoutes());
+  const live = createLiveRoutes(deps);
+  app.route('/api/events', live.app);
+  // The spec's chat-server paths and /api/chats: the same handlers.
+  for (const base of ['/api/chats', '/chats']) app.route(base, createChatsRoutes(deps));
+  app.route('/users', createChatUsersRoutes(deps));
 
   app.get('/uploads/*', async (c) => {
     const file = await resolveFile(deps.uploadsDir, c.req.path.slice('/uploads/'.length));
     if (!file) return c.json({ message: 'File not found' }, 404);
-    return sendFile(c, file, { 'Cache-Control': 'private, max-age=31536000, immutable' });
+    // Only images a browser renders harmlessly open inline; anything else is a download.
+    const isSafeImage = /\.(png|jpe?g|gif|webp)$/i.test(file);
+    return sendFile(c, file, {
+      'Cache-Control': 'private, max-age=31536000, immutable',
+      ...(isSafeImage ? {} : { 'Content-Disposition': 'attachment' }),
+    });
   });
 
   app.get('*', async (c) => {
@@ -52,7 +73,7 @@ export function createReadApi(deps: ReadApiDeps): Hono {
   });
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
-  return app;
+  return Object.assign(app, { close: () => live.hub.close() });
 }
 
 export const defaultWebDir = (root: string) => path.join(root, 'web', 'dist');

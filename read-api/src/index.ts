@@ -1,2 +1,2 @@
-export { createReadApi, defaultWebDir } from './app.js';
+export { createReadApi, defaultWebDir, type ReadApi } from './app.js';
 export type { ReadApiDeps } from './deps.js';

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../lib/api';
 import { clearSession, profileQuery } from '../lib/session';
 import type { Role, User } from '../lib/types';
+import { LiveIndicator, useLiveUpdates } from '../live';
 import { CommandPalette } from './command-palette';
 import { Logo } from './logo';
 import { navByRole } from './nav';
@@ -22,6 +23,8 @@ export function AppLayout({ area: role }: { area: Role }) {
   const [isDrawerOpen, setDrawerOpen] = useState(false);
   const [isPaletteOpen, setPaletteOpen] = useState(false);
   const pathname = useRouterState({ select: (state) => state.location.pathname });
+  // One live stream per signed-in tab: it invalidates exactly the queries its topics name.
+  useLiveUpdates();
 
   // The session guard: no user loaded means no session.
   useEffect(() => {
@@ -55,7 +58,6 @@ export function AppLayout({ area: role }: { area: Role }) {
 
   return (
     <div className="min-h-screen bg-slate-50 app:flex">
-      {/* live-updates: mount <LiveIndicator/> + useLiveUpdates() here */}
       {/* The column stretches with the page; the sidebar inside it stays in view. */}
       <div className="hidden w-64 shrink-0 border-r border-slate-200 bg-white app:block">
         <aside className="sticky top-0 h-screen" aria-label="Sidebar">
@@ -109,6 +111,7 @@ export function AppLayout({ area: role }: { area: Role }) {
               Ctrl K
             </kbd>
           </button>
+          <LiveIndicator />
           <Avatar user={user} size="sm" className="hidden sm:inline-flex" />
         </header>
         <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">

@@ -29,7 +29,7 @@ export function Tabs({
       ref={list}
       role="tablist"
       aria-label={label}
-      className="inline-flex max-w-full gap-1 overflow-x-auto rounded-xl bg-slate-100 p-1"
+      className="inline-flex max-w-full flex-wrap gap-1 rounded-xl bg-slate-100 p-1"
       onKeyDown={(event) => {
         if (event.key === 'ArrowRight') move(1);
         if (event.key === 'ArrowLeft') move(-1);

@@ -1,0 +1,50 @@
+import type { Actor } from '@bugtrail/domain';
+import { isInAudience, type Topic } from './topics.js';
+
+/**
+ * Decides whether one subscriber may hear of one topic. Pure (ADR 004): everything it
+ * needs is in the actor and the topic's audience, so fan-out never queries.
+ */
+export type TopicFilter = (actor: Actor, topic: Topic) => boolean;
+
+/**
+ * The one place features say who hears their topics. A kind nobody registered is
+ * delivered to nobody: a new topic must be opened deliberately, never leak by default.
+ */
+export class TopicFilterRegistry {
+  private readonly filters = new Map<string, TopicFilter>();
+
+  /** Registers (or replaces) the filter of a topic kind. */
+  register(kind: string, filter: TopicFilter): void {
+    this.filters.set(kind, filter);
+  }
+
+  canSee(actor: Actor, topic: Topic): boolean {
+    const filter = this.filters.get(topic.kind);
+    return filter ? filter(actor, topic) : false;
+  }
+
+  has(kind: string): boolean {
+    return this.filters.has(kind);
+  }
+}
+
+/** api.md "who sees what", for the bug and user topics. */
+export function registerDefaultTopicFilters(registry: TopicFilterRegistry): void {
+  // An admin sees every bug; others only bugs in their lists before or after the change.
+  registry.register('bug', (actor, topic) => actor.role === 'admin' || isInAudience(actor.id, topic));
+  // A tester's all-viewable list shows every row; a developer's lists never show foreign bugs.
+  registry.register('bugs', (actor) => actor.role === 'admin' || actor.role === 'tester');
+  registry.register('user', () => true);
+  registry.register('users', () => true);
+  // Participants only, admins included (ADR 004); the chat feature may refine it.
+  registry.register('chat', (actor, topic) => isInAudience(actor.id, topic));
+}
+
+/** The registry read-api's live stream uses; features register their kinds here. */
+export const topicFilters = new TopicFilterRegistry();
+registerDefaultTopicFilters(topicFilters);
+
+export function registerTopicFilter(kind: string, filter: TopicFilter): void {
+  topicFilters.register(kind, filter);
+}

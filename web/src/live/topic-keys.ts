@@ -1,0 +1,24 @@
+import type { QueryKey } from '@tanstack/react-query';
+
+/**
+ * The TanStack Query keys a live topic names (ADR 004). Keys are prefixes: `['bugs']`
+ * also refreshes `['bugs', 'list', filters]`, `['dashboard']` every role's dashboard.
+ */
+export function queryKeysForTopic(topic: string): QueryKey[] {
+  const colon = topic.indexOf(':');
+  const kind = colon < 0 ? topic : topic.slice(0, colon);
+  const id = colon < 0 ? null : topic.slice(colon + 1);
+  switch (kind) {
+    case 'bug':
+      return id ? [['bug', id], ['bugs'], ['dashboard']] : [['bugs'], ['dashboard']];
+    case 'bugs':
+      return [['bugs'], ['dashboard']];
+    case 'user':
+    case 'users':
+      return [['users'], ['profile']];
+    case 'chat':
+      return id ? [['chats'], ['chat', id], ['chat', id, 'messages']] : [['chats']];
+    default:
+      return [];
+  }
+}
