@@ -44,7 +44,7 @@ export function bundleSuite(root: string): BenchSuite {
         const { token } = (await register.json()) as { token: string };
         const measure = async (path: string, readyText: string, withToken: boolean) => {
           const context = await browser.newContext();
-          if (withToken) await context.addInitScript((value) => window.localStorage.setItem('token', value), token);
+          if (withToken) await context.addInitScript(`window.localStorage.setItem('token', ${JSON.stringify(token)})`);
           const page = await context.newPage();
           const sizes: Promise<number>[] = [];
           page.on('response', (response) => {
