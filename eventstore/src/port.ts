@@ -75,6 +75,32 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+/**
+ * An event id that is stored already, but not as this append: in another stream,
+ * or as part of a different batch. A retry must resend exactly the same events.
+ */
+export class DuplicateEventIdError extends Error {
+  override readonly name = 'DuplicateEventIdError';
+  constructor(
+    readonly streamId: string,
+    readonly eventIds: readonly string[],
+  ) {
+    super(`Event id already used by another append: ${eventIds.join(', ')} (appending to ${streamId})`);
+  }
+}
+
+/** Refuses a batch that names one event id twice, before anything is sent. */
+export function assertDistinctEventIds(streamId: string, events: readonly NewEvent[]): void {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const event of events) {
+    const id = event.id.toLowerCase();
+    if (seen.has(id)) repeated.add(event.id);
+    seen.add(id);
+  }
+  if (repeated.size > 0) throw new DuplicateEventIdError(streamId, [...repeated]);
+}
+
 export function comparePositions(a: Position, b: Position): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

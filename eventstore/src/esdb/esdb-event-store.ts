@@ -5,6 +5,7 @@
 import { assertValidEvent, type EventMetadata } from '@bugtrail/domain';
 import {
   type AllStreamResolvedEvent,
+  type AllStreamSubscription,
   type AppendExpectedRevision,
   EventStoreDBClient,
   excludeSystemEvents,
@@ -15,6 +16,8 @@ import {
 } from '@eventstore/db-client';
 import {
   type AppendResult,
+  assertDistinctEventIds,
+  DuplicateEventIdError,
   decodePosition,
   type EventStore,
   type ExpectedRevision,
@@ -30,8 +33,10 @@ import {
 
 function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {
   const event = resolved.event;
-  if (!event || !event.isJson || event.type.startsWith('$')) return null;
-  const commit = resolved.commitPosition ?? event.position?.commit ?? 0n;
+  // System events ($metadata, $statsCollected, ...) and binary events are not ours.
+  if (!event || !event.isJson || event.type.startsWith('$') || event.streamId.startsWith('$')) return null;
+  // Reads of $all always carry a position; stream reads do on servers since 20.6.
+  const commit = event.position?.commit ?? resolved.commitPosition ?? 0n;
   const prepare = event.position?.prepare ?? commit;
   return {
     id: event.id,
@@ -41,7 +46,7 @@ function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedE
     data: event.data,
     metadata: event.metadata as unknown as EventMetadata,
     position: encodePosition(commit, prepare),
-    recordedAt: event.created instanceof Date ? event.created : new Date(Number(event.created) / 10_000),
+    recordedAt: event.created,
   };
 }
 
@@ -50,6 +55,9 @@ function toReadPosition(position: Position) {
   const [commit, prepare] = decodePosition(position);
   return { commit, prepare };
 }
+
+/** How many records one read of $all asks for while skipping system events. */
+const PAGE = 500;
 
 export class EsdbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
@@ -60,6 +68,8 @@ export class EsdbEventStore implements EventStore {
   }
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    assertDistinctEventIds(streamId, events);
     for (const event of events) assertValidEvent(event.type, event.data);
     const expectedRevision: AppendExpectedRevision = typeof expected === 'number' ? BigInt(expected) : expected;
     try {
@@ -75,14 +85,24 @@ export class EsdbEventStore implements EventStore {
         ),
         { expectedRevision },
       );
-      const commit = result.position?.commit ?? 0n;
-      return {
-        nextExpectedRevision: Number(result.nextExpectedRevision),
-        position: encodePosition(commit, result.position?.prepare ?? commit),
-        alreadyAppended: false,
-      };
+      if (result.position) {
+        return {
+          nextExpectedRevision: Number(result.nextExpectedRevision),
+          position: encodePosition(result.position.commit, result.position.prepare),
+          alreadyAppended: false,
+        };
+      }
+      // The server answers an idempotent write (same ids, same expected revision)
+      // without a position: look the first append's events up to answer as it did.
+      const replay = await this.findAppended(streamId, events);
+      if (replay) return replay;
+      throw new Error(`append to ${streamId} answered without a position`);
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
+        // A retry after the stream moved on: the server only checks idempotency at
+        // the expected revision, the port promises it for any retry of the same ids.
+        const replay = await this.findAppended(streamId, events);
+        if (replay) return replay;
         const actual = typeof error.actualVersion === 'bigint' ? Number(error.actualVersion) : 'no_stream';
         throw new WrongExpectedRevisionError(streamId, expected, actual);
       }
@@ -90,8 +110,23 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
+  /** These exact events, stored already in this stream (searched from its end). */
+  private async findAppended(streamId: string, events: readonly NewEvent[]): Promise<AppendResult | null> {
+    const wanted = new Set(events.map((e) => e.id));
+    const found: RecordedEvent[] = [];
+    for (const event of await this.readStream(streamId, { direction: 'backwards', limit: 10_000 })) {
+      if (wanted.has(event.id)) found.push(event);
+      if (found.length === wanted.size) break;
+    }
+    if (found.length === 0) return null;
+    if (found.length !== wanted.size) throw new DuplicateEventIdError(streamId, [...wanted]);
+    const last = found[0]!;
+    return { nextExpectedRevision: last.revision, position: last.position, alreadyAppended: true };
+  }
+
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
+    if (options.limit !== undefined && options.limit <= 0) return [];
     const out: RecordedEvent[] = [];
     try {
       const reader = this.client.readStream(streamId, {
@@ -112,59 +147,123 @@ export class EsdbEventStore implements EventStore {
 
   async readAll(from: Position, limit: number): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
-    // readAll's fromPosition is inclusive; the port's is exclusive.
-    const reader = this.client.readAll({ fromPosition: toReadPosition(from), maxCount: limit + 1 });
-    for await (const resolved of reader) {
-      const recorded = toRecorded(resolved);
-      if (recorded && recorded.position > from) out.push(recorded);
-      if (out.length >= limit) break;
+    let position = from;
+    // $all holds system events too; a page of them must not read as "nothing new".
+    while (out.length < limit) {
+      let records = 0;
+      // fromPosition is inclusive; the port's `from` is exclusive (hence the filter).
+      for await (const resolved of this.client.readAll({ fromPosition: toReadPosition(position), maxCount: PAGE })) {
+        records += 1;
+        const at = resolved.event?.position;
+        if (at) {
+          const p = encodePosition(at.commit, at.prepare);
+          if (p <= position) continue; // the inclusive start record, seen already
+          position = p;
+        }
+        const recorded = toRecorded(resolved);
+        if (recorded) out.push(recorded);
+        if (out.length >= limit) break;
+      }
+      if (records < PAGE) break;
     }
     return out;
   }
 
   async headPosition(): Promise<Position> {
-    const reader = this.client.readAll({ fromPosition: 'end', direction: 'backwards', maxCount: 50 });
-    for await (const resolved of reader) {
-      const recorded = toRecorded(resolved);
-      if (recorded) return recorded.position;
+    let from: ReturnType<typeof toReadPosition> | 'end' = 'end';
+    for (;;) {
+      let records = 0;
+      let last: { commit: bigint; prepare: bigint } | undefined;
+      for await (const resolved of this.client.readAll({
+        fromPosition: from,
+        direction: 'backwards',
+        maxCount: PAGE,
+      })) {
+        records += 1;
+        const recorded = toRecorded(resolved);
+        if (recorded) return recorded.position;
+        last = resolved.event?.position ?? last;
+      }
+      if (records < PAGE || !last) return START;
+      from = last;
     }
-    return START;
   }
 
   subscribe(from: Position, options: { batchSize?: number } = {}): Subscription {
-    void options;
+    const batchSize = options.batchSize ?? 500;
+    const client = this.client;
     let closed = false;
     let position = from;
-    let current: { unsubscribe(): Promise<void> } | null = null;
-    const client = this.client;
+    let current: AllStreamSubscription | null = null;
+    // Events pushed by the server wait here until the consumer asks for a batch.
+    let buffer: RecordedEvent[] = [];
+    let failure: Error | null = null;
+    let wake: (() => void) | null = null;
+    const ring = () => {
+      wake?.();
+      wake = null;
+    };
     const handle = {
       close: async () => {
         closed = true;
         this.subscriptions.delete(handle);
-        await current?.unsubscribe();
+        ring();
+        await current?.unsubscribe().catch(() => {});
       },
     };
     this.subscriptions.add(handle);
+
+    const open = () => {
+      // Resubscribe from the last event handed to the consumer, not the last received.
+      const subscription = client.subscribeToAll({
+        fromPosition: toReadPosition(position),
+        filter: excludeSystemEvents(),
+      });
+      subscription.on('data', (resolved: AllStreamResolvedEvent) => {
+        const recorded = toRecorded(resolved);
+        const newest = buffer.at(-1)?.position ?? position;
+        if (recorded && recorded.position > newest) buffer.push(recorded);
+        // Backpressure: the server waits while the consumer is behind.
+        if (buffer.length >= batchSize * 4) subscription.pause();
+        ring();
+      });
+      subscription.on('error', (error: Error) => {
+        failure = error;
+        ring();
+      });
+      subscription.on('end', () => {
+        failure ??= new Error('subscription ended');
+        ring();
+      });
+      current = subscription;
+    };
+
     async function* batches(): AsyncGenerator<readonly RecordedEvent[]> {
-      // Resubscribe from the last delivered position whenever the subscription drops.
+      let retryDelay = 100;
+      open();
       while (!closed) {
-        const subscription = client.subscribeToAll({
-          fromPosition: toReadPosition(position),
-          filter: excludeSystemEvents(),
-        });
-        current = subscription;
-        try {
-          // The server pushes events one by one; each is delivered as soon as it arrives.
-          for await (const resolved of subscription) {
-            const recorded = toRecorded(resolved);
-            if (!recorded || recorded.position <= position) continue;
-            position = recorded.position;
-            yield [recorded];
-          }
-        } catch {
-          if (closed) return;
-          await new Promise((r) => setTimeout(r, 500));
+        if (buffer.length > 0) {
+          const batch = buffer.slice(0, batchSize);
+          buffer = buffer.slice(batch.length);
+          position = batch[batch.length - 1]!.position;
+          if (current?.isPaused()) current.resume();
+          retryDelay = 100;
+          yield batch;
+          continue;
         }
+        if (failure) {
+          // Dropped (server restart, leader change): resubscribe from our checkpoint.
+          failure = null;
+          buffer = [];
+          await current?.unsubscribe().catch(() => {});
+          await new Promise((resolve) => setTimeout(resolve, retryDelay));
+          retryDelay = Math.min(retryDelay * 2, 5_000);
+          if (!closed) open();
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
       }
     }
     return Object.assign(batches(), handle);

@@ -2,6 +2,8 @@ import { assertValidEvent, type EventMetadata } from '@bugtrail/domain';
 import type pg from 'pg';
 import {
   type AppendResult,
+  assertDistinctEventIds,
+  DuplicateEventIdError,
   decodePosition,
   type EventStore,
   type ExpectedRevision,
@@ -31,6 +33,18 @@ type EventRow = {
 const SELECT_COLUMNS =
   'event_id, stream_id, stream_revision, type, data, metadata, transaction_id::text as tx, position, recorded_at';
 
+type AppendRow = { revision: string; tx: string; pos: string; replayed: boolean };
+
+function toAppendResult(rows: readonly AppendRow[]): AppendResult {
+  const last = rows.at(-1);
+  if (!last) throw new Error('append returned no rows');
+  return {
+    nextExpectedRevision: Number(last.revision),
+    position: encodePosition(BigInt(last.tx), BigInt(last.pos)),
+    alreadyAppended: last.replayed,
+  };
+}
+
 function toRecorded(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
@@ -56,6 +70,7 @@ export class PostgresEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly validate: boolean;
   private readonly subscriptions = new Set<{ close(): Promise<void> }>();
+  private notifyScheduled = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -68,6 +83,7 @@ export class PostgresEventStore implements EventStore {
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    assertDistinctEventIds(streamId, events);
     if (this.validate) for (const event of events) assertValidEvent(event.type, event.data);
     const mode = typeof expected === 'number' ? 'revision' : expected;
     const params = [
@@ -80,21 +96,33 @@ export class PostgresEventStore implements EventStore {
       events.map((e) => JSON.stringify(e.metadata)),
     ];
     try {
-      const { rows } = await this.pool.query<{ revision: string; tx: string; pos: string; replayed: boolean }>(
+      const { rows } = await this.pool.query<AppendRow>(
         'select revision, tx, pos, replayed from eventstore.append_events($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
         params,
       );
-      return this.toAppendResult(streamId, events, rows);
+      const result = toAppendResult(rows);
+      if (!result.alreadyAppended) this.announce();
+      return result;
     } catch (error) {
       const pgError = error as { code?: string; detail?: string; constraint?: string };
+      if (pgError.code === 'BT410')
+        throw new DuplicateEventIdError(
+          streamId,
+          events.map((e) => e.id),
+        );
       if (pgError.code === 'BT409' || (pgError.code === '23505' && pgError.constraint === 'events_event_id_key')) {
-        // A racing retry with the same ids may have won: then answer as it did.
-        const replay = await this.findAppended(events);
-        if (replay) return this.toAppendResult(streamId, events, replay);
+        // A racing retry with the same ids may have won (it committed while we waited
+        // on its row lock or unique key): then answer as it did.
+        const replay = await this.findAppended(streamId, events);
+        if (replay) return toAppendResult(replay);
         if (pgError.code === 'BT409') {
           const actual = pgError.detail === 'no_stream' || !pgError.detail ? 'no_stream' : Number(pgError.detail);
           throw new WrongExpectedRevisionError(streamId, expected, actual);
         }
+        throw new DuplicateEventIdError(
+          streamId,
+          events.map((e) => e.id),
+        );
       }
       if (pgError.code === '23505' && pgError.constraint === 'streams_pkey') {
         throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
@@ -103,12 +131,37 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  private async findAppended(events: readonly NewEvent[]) {
-    const { rows } = await this.pool.query<{ revision: string; tx: string; pos: string; replayed: boolean }>(
-      'select stream_revision as revision, transaction_id::text as tx, position as pos, true as replayed from eventstore.events where event_id = any($1::uuid[]) order by position',
+  /**
+   * Wakes followers after a commit: at once in this process, and through one NOTIFY
+   * per tick for other processes. (NOTIFY inside the append would take a cluster-wide
+   * lock at every commit and serialize all appends; coalesced, a burst costs one.)
+   */
+  private announce(): void {
+    this.doorbell.ring();
+    if (this.notifyScheduled) return;
+    this.notifyScheduled = true;
+    setImmediate(() => {
+      this.notifyScheduled = false;
+      this.pool.query("select pg_notify('bugtrail_events', '')").catch(() => {
+        // Followers poll as a fallback; a lost doorbell only delays them.
+      });
+    });
+  }
+
+  /** These exact events, stored by an earlier append to this stream; null when not all are. */
+  private async findAppended(streamId: string, events: readonly NewEvent[]): Promise<AppendRow[] | null> {
+    const { rows } = await this.pool.query<AppendRow & { stream_id: string }>(
+      'select stream_id, stream_revision as revision, transaction_id::text as tx, position as pos, true as replayed from eventstore.events where event_id = any($1::uuid[]) order by position',
       [events.map((e) => e.id)],
     );
-    return rows.length > 0 ? rows : null;
+    if (rows.length === 0) return null;
+    if (rows.length !== events.length || rows.some((r) => r.stream_id !== streamId)) {
+      throw new DuplicateEventIdError(
+        streamId,
+        events.map((e) => e.id),
+      );
+    }
+    return rows;
   }
 
   private async currentRevision(streamId: string): Promise<number | 'no_stream'> {
@@ -117,23 +170,6 @@ export class PostgresEventStore implements EventStore {
       [streamId],
     );
     return rows[0] ? Number(rows[0].revision) : 'no_stream';
-  }
-
-  private toAppendResult(
-    streamId: string,
-    events: readonly NewEvent[],
-    rows: { revision: string; tx: string; pos: string; replayed: boolean }[],
-  ): AppendResult {
-    const last = rows.at(-1);
-    if (!last) throw new Error('append returned no rows');
-    if (rows.length !== events.length) {
-      throw new WrongExpectedRevisionError(streamId, 'any', Number(last.revision));
-    }
-    return {
-      nextExpectedRevision: Number(last.revision),
-      position: encodePosition(BigInt(last.tx), BigInt(last.pos)),
-      alreadyAppended: last.replayed,
-    };
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

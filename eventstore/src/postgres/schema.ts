@@ -47,12 +47,36 @@ declare
   n int := cardinality(p_ids);
   v_start bigint;
   v_actual bigint;
+  v_found int;
+  v_same int;
 begin
-  -- A retried append whose ids are stored already answers as the first one did.
-  return query
-    select e.stream_revision, e.transaction_id::text, e.position, true
-    from eventstore.events e where e.event_id = any(p_ids) order by e.position;
-  if found then return; end if;
+  if (select count(distinct u.id) from unnest(p_ids) as u(id)) <> n then
+    raise exception 'the same event id twice in one append' using errcode = 'BT410';
+  end if;
+  -- A retried append whose ids are all stored already, in this stream, answers as
+  -- the first one did. Ids stored as anything else (another stream, part of another
+  -- batch) are refused: answering "done" would claim a write that never happened.
+  select count(*)::int, (count(*) filter (where e.stream_id = p_stream))::int into v_found, v_same
+    from eventstore.events e where e.event_id = any(p_ids);
+  if v_found > 0 then
+    if v_found <> n or v_same <> n then
+      raise exception 'event id already used by another append' using errcode = 'BT410';
+    end if;
+    return query
+      select e.stream_revision, e.transaction_id::text, e.position, true
+      from eventstore.events e where e.event_id = any(p_ids) order by e.position;
+    return;
+  end if;
+
+  -- A stream's revisions must follow the global (transaction id, position) order, or
+  -- a projection would fold revision 1 before revision 0. A transaction gets its id
+  -- at its first write, and a row lock's waiter has its id already: so appends to one
+  -- stream take turns on an advisory lock (which needs no id) before writing
+  -- anything, and the append must be its transaction's first write.
+  if pg_current_xact_id_if_assigned() is not null then
+    raise exception 'append_events must be the first write of its transaction' using errcode = 'BT412';
+  end if;
+  perform pg_advisory_xact_lock(7310003, hashtext(p_stream));
 
   if p_mode = 'no_stream' then
     insert into eventstore.streams as s (stream_id, revision) values (p_stream, n - 1)
@@ -91,8 +115,8 @@ begin
     order by u.ord
     returning e.stream_revision, e.transaction_id::text, e.position, false;
 
-  -- A doorbell for followers: it carries no data; they re-read.
-  perform pg_notify('bugtrail_events', '');
+  -- No NOTIFY here: a notifying commit takes a cluster-wide lock and would serialize
+  -- every append. The adapter rings a coalesced doorbell after commit instead.
 end
 $fn$;
 `;

@@ -64,6 +64,7 @@ export class Projector {
   private loop: Promise<void> | null = null;
   private subscription: { close(): Promise<void> } | null = null;
   private lockClient: pg.PoolClient | null = null;
+  private dropLockListener: (() => void) | null = null;
   private position: Position = START;
   private wake: (() => void) | null = null;
 
@@ -159,12 +160,15 @@ export class Projector {
       throw error;
     }
     // Losing this connection loses the lock: stop following so a standby can lead.
-    client.on('error', (error) => {
+    const onError = (error: Error) => {
       if (this.lockClient !== client) return;
       this.lockClient = null;
       client.release(error);
       void this.subscription?.close();
-    });
+    };
+    client.on('error', onError);
+    // The pooled client outlives the leadership: a listener left on it would pile up.
+    this.dropLockListener = () => client.removeListener('error', onError);
     this.lockClient = client;
     return true;
   }
@@ -172,6 +176,8 @@ export class Projector {
   private async releaseLeadership(): Promise<void> {
     const client = this.lockClient;
     this.lockClient = null;
+    this.dropLockListener?.();
+    this.dropLockListener = null;
     if (!client) return;
     try {
       await client.query('select pg_advisory_unlock($1)', [LEADER_LOCK]);
@@ -182,11 +188,7 @@ export class Projector {
   }
 
   private async follow(): Promise<void> {
-    const checkpoints = await this.readCheckpoints(this.db);
-    const from = checkpoints.reduce(
-      (min, r) => (r.position < min ? r.position : min),
-      checkpoints[0]?.position ?? START,
-    );
+    const from = await this.slowestCheckpoint();
     this.position = from;
     const subscription = this.store.subscribe(from, { batchSize: this.batchSize });
     this.subscription = subscription;
@@ -208,6 +210,10 @@ export class Projector {
     if (!last) return;
     const topics = new Set<string>();
     await this.db.transaction().execute(async (tx) => {
+      // Read models are derived data and move with their checkpoint in this one
+      // transaction: a crash can only lose whole batches, which are then replayed.
+      // So the commit need not wait for the WAL flush.
+      await sql`set local synchronous_commit = off`.execute(tx);
       const checkpoints = await sql<CheckpointRow>`
         select name, position, version from projector.checkpoints
         where name in (${sql.join(this.projections.map((p) => p.name))})
@@ -223,6 +229,11 @@ export class Projector {
       await tx
         .updateTable('projector.checkpoints')
         .set({ position: last.position, updated_at: sql`now()` })
+        .where(
+          'name',
+          'in',
+          this.projections.map((p) => p.name),
+        )
         .where('position', '<', last.position)
         .execute();
       const topicList = [...topics];
@@ -313,17 +324,28 @@ export class Projector {
     return row?.position ?? null;
   }
 
+  /**
+   * Where following must resume: the slowest of this projector's own projections
+   * (one without a row starts from the beginning). Rows of projections this
+   * instance does not run are not its business.
+   */
+  private async slowestCheckpoint(): Promise<Position> {
+    const byName = new Map((await this.readCheckpoints(this.db)).map((r) => [r.name, r.position]));
+    return (
+      this.projections.reduce<Position | null>((min, p) => {
+        const position = byName.get(p.name) ?? START;
+        return min === null || position < min ? position : min;
+      }, null) ?? START
+    );
+  }
+
   private async readCheckpoints(db: Kysely<any>): Promise<CheckpointRow[]> {
     return db.selectFrom('projector.checkpoints').select(['name', 'position', 'version']).execute();
   }
 
   /** Where the projector is and how far behind the store it runs. */
   async status(): Promise<ProjectorStatus> {
-    const checkpoints = await this.readCheckpoints(this.db);
-    const position = checkpoints.reduce(
-      (min, r) => (r.position < min ? r.position : min),
-      checkpoints[0]?.position ?? START,
-    );
+    const position = await this.slowestCheckpoint();
     const cap = 10_000;
     const pending = await this.store.readAll(position, cap);
     const oldest = pending[0];

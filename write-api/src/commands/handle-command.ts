@@ -8,7 +8,12 @@ import {
   type EventMetadata,
   eventSchemaVersion,
 } from '@bugtrail/domain';
-import { type EventStore, type ExpectedRevision, WrongExpectedRevisionError } from '@bugtrail/eventstore';
+import {
+  DuplicateEventIdError,
+  type EventStore,
+  type ExpectedRevision,
+  WrongExpectedRevisionError,
+} from '@bugtrail/eventstore';
 
 export type CommandContext = Readonly<{
   actor: Actor | null;
@@ -111,6 +116,10 @@ export async function handleCommand<State, C extends Command, E extends Event>(
       for (const event of events) state = decider.evolve(state, { ...event, metadata: metadataFor(event) } as E);
       return { state, newEvents: events, position: result.position, revision: result.nextExpectedRevision };
     } catch (error) {
+      if (error instanceof DuplicateEventIdError) {
+        // The same Idempotency-Key sent with a different request: refuse, never claim it was done.
+        throw new ConflictError('This Idempotency-Key was already used for a different request');
+      }
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       if (options.retryOnConflict && attempt < 5) continue;
       if (options.mustBeNew) throw new ConflictError('Already exists');

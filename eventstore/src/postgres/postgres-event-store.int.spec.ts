@@ -1,0 +1,157 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../../test-support/database.js';
+import { startOwnCluster } from '../../../test-support/own-cluster.js';
+import {
+  describeEventStoreContract,
+  type HeldTransaction,
+  type HeldTransactionHarness,
+  newEvent,
+  uniqueStream,
+} from '../contract/event-store.contract.js';
+import { DuplicateEventIdError, type ExpectedRevision, type NewEvent } from '../port.js';
+import { PostgresEventStore } from './postgres-event-store.js';
+import { migrateEventStore } from './schema.js';
+
+async function openStore(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: 24 });
+  // Dropping the database (with force) or stopping the cluster cuts idle clients; as
+  // in the servers (platform's createPool), that is logged there, not a crash.
+  pool.on('error', () => {});
+  await migrateEventStore(pool);
+  // A short poll so that tests that depend on the fallback (no doorbell) run quickly.
+  const store = new PostgresEventStore(pool, { pollIntervalMs: 100 });
+  return { pool, store };
+}
+
+async function hold(client: pg.Client): Promise<HeldTransaction> {
+  let done = false;
+  const finish = async (sql: string) => {
+    if (done) return;
+    done = true;
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  return { commit: () => finish('commit'), rollback: () => finish('rollback') };
+}
+
+/** The held-transaction tests get a cluster of their own: they hold back every reader in it. */
+async function openHeldTransactions(): Promise<HeldTransactionHarness> {
+  const cluster = await startOwnCluster();
+  const eventsUrl = await cluster.createDatabase('events');
+  const otherUrl = await cluster.createDatabase('unrelated');
+  const { pool, store } = await openStore(eventsUrl);
+  const clients = new Set<pg.Client>();
+  const connect = async (url: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    clients.add(client);
+    return client;
+  };
+  return {
+    store,
+    async beginAppend(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision) {
+      const client = await connect(eventsUrl);
+      await client.query('begin');
+      // The adapter's own SQL surface, in a transaction that the test controls.
+      await client.query(
+        'select * from eventstore.append_events($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
+        [
+          streamId,
+          typeof expected === 'number' ? 'revision' : expected,
+          typeof expected === 'number' ? expected : null,
+          events.map((e) => e.id),
+          events.map((e) => e.type),
+          events.map((e) => JSON.stringify(e.data)),
+          events.map((e) => JSON.stringify(e.metadata)),
+        ],
+      );
+      return hold(client);
+    },
+    async beginUnrelatedTransaction() {
+      const client = await connect(otherUrl);
+      await client.query('begin');
+      // A transaction id makes it count for every snapshot's xmin, in every database.
+      await client.query('select pg_current_xact_id()');
+      return hold(client);
+    },
+    async close() {
+      await store.close();
+      await pool.end();
+      for (const client of clients) await client.end().catch(() => {});
+      await cluster.stop();
+    },
+  };
+}
+
+describeEventStoreContract('PostgreSQL', {
+  async open() {
+    const database = await createTestDatabase();
+    const { pool, store } = await openStore(database.url);
+    return {
+      store,
+      async close() {
+        await store.close();
+        await pool.end();
+        await database.drop();
+      },
+    };
+  },
+  heldTransactions: { open: openHeldTransactions },
+});
+
+describe('PostgreSQL event store specifics', () => {
+  it('enforces the expected revision and unique ids in SQL, not only in the adapter', async () => {
+    const database = await createTestDatabase();
+    const { pool, store } = await openStore(database.url);
+    try {
+      const call = (stream: string, mode: string, expected: number | null, events: NewEvent[]) =>
+        pool.query(
+          'select * from eventstore.append_events($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
+          [
+            stream,
+            mode,
+            expected,
+            events.map((e) => e.id),
+            events.map((e) => e.type),
+            events.map((e) => JSON.stringify(e.data)),
+            events.map((e) => JSON.stringify(e.metadata)),
+          ],
+        );
+      const stream = uniqueStream();
+      await call(stream, 'no_stream', null, [newEvent(0)]);
+      await expect(call(stream, 'no_stream', null, [newEvent(1)])).rejects.toMatchObject({ code: 'BT409' });
+      await expect(call(uniqueStream(), 'stream_exists', null, [newEvent(1)])).rejects.toMatchObject({
+        code: 'BT409',
+      });
+      await expect(call(stream, 'revision', 5, [newEvent(1)])).rejects.toMatchObject({ code: 'BT409', detail: '0' });
+      const twice = newEvent(2);
+      await expect(call(stream, 'any', null, [twice, twice])).rejects.toMatchObject({ code: 'BT410' });
+      const { rows } = await pool.query('select count(*)::int as n from eventstore.events');
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await store.close();
+      await pool.end();
+      await database.drop();
+    }
+  });
+
+  it('refuses an event id that another stream already used, instead of answering "done"', async () => {
+    const database = await createTestDatabase();
+    const { pool, store } = await openStore(database.url);
+    try {
+      const event = newEvent(0);
+      await store.append(uniqueStream(), [event], 'no_stream');
+      const other = uniqueStream();
+      await expect(store.append(other, [event], 'any')).rejects.toBeInstanceOf(DuplicateEventIdError);
+      expect(await store.readStream(other)).toEqual([]);
+    } finally {
+      await store.close();
+      await pool.end();
+      await database.drop();
+    }
+  });
+});
