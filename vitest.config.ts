@@ -14,7 +14,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['*/src/**/*.unit.spec.ts'], sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'int', include: ['*/src/**/*.int.spec.ts'], maxWorkers: 2, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: { name: 'int', include: ['*/src/**/*.int.spec.ts'], maxWorkers: 2, sequence: { groupOrder: 1 } },
+      },
       {
         extends: true,
         test: { name: 'e2e', include: ['*/src/**/*.e2e.spec.ts', 'web/e2e/**/*.e2e.spec.ts'], maxWorkers: 1 },

@@ -6,6 +6,7 @@ import {
   type Config,
   createDb,
   createPool,
+  FolderBlobStore,
   type Logger,
   listen,
   migrate,
@@ -13,8 +14,16 @@ import {
   type RunningServer,
   TokenService,
 } from '@bugtrail/platform';
-import { allProjections, type Projection, Projector, projectorMigrations, type ReadModelDb } from '@bugtrail/projector';
-import { createReadApi } from '@bugtrail/read-api';
+import {
+  allProjections,
+  ChatAiReactor,
+  chatAiReactorMigrations,
+  type Projection,
+  Projector,
+  projectorMigrations,
+  type ReadModelDb,
+} from '@bugtrail/projector';
+import { createReadApi, type ReadApi } from '@bugtrail/read-api';
 import { createWriteApi, InviteCodes, writeApiMigrations } from '@bugtrail/write-api';
 import type { Hono } from 'hono';
 import type { Kysely } from 'kysely';
@@ -34,7 +43,7 @@ export type System = Readonly<{
   /** GET/HEAD to read-api, everything else to write-api: what the reverse proxy does in compose. */
   fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   writeApi: Hono | null;
-  readApi: Hono | null;
+  readApi: ReadApi | null;
   close(): Promise<void>;
 }>;
 
@@ -50,7 +59,12 @@ export type SystemOptions = {
 
 export async function migrateAll(pool: pg.Pool): Promise<void> {
   await migrateEventStore(pool);
-  await migrate(pool, { ...platformMigrations, ...projectorMigrations, ...writeApiMigrations });
+  await migrate(pool, {
+    ...platformMigrations,
+    ...projectorMigrations,
+    ...chatAiReactorMigrations,
+    ...writeApiMigrations,
+  });
 }
 
 /** Wires the real parts together. The only place that does. */
@@ -70,11 +84,24 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   const projector = new Projector(store, pool, db, options.projections ?? allProjections, { logger, changeFeed });
   await projector.prepare();
   if (parts.has('projector')) projector.start();
+  // The chat assistant answers beside the projector (it appends, so it runs where the projector does).
+  const aiReactor = new ChatAiReactor(store, pool, { logger });
+  await aiReactor.prepare();
+  if (parts.has('projector')) aiReactor.start();
 
   const uploadsDir = path.join(config.dataDir, 'uploads');
   await mkdir(uploadsDir, { recursive: true });
   const writeApi = parts.has('write-api')
-    ? createWriteApi({ store, pool, tokens, changeFeed, inviteCodes, config, logger })
+    ? createWriteApi({
+        store,
+        pool,
+        tokens,
+        changeFeed,
+        inviteCodes,
+        config,
+        logger,
+        blobs: new FolderBlobStore(uploadsDir),
+      })
     : null;
   const readApi = parts.has('read-api')
     ? createReadApi({
@@ -111,11 +138,13 @@ export async function createSystem(options: SystemOptions): Promise<System> {
     async close() {
       if (closed) return;
       closed = true;
+      await aiReactor.stop();
       await projector.stop();
       await changeFeed.close();
       await tokens.close();
       await store.close();
-      await db.destroy().catch(() => {});
+      // pool.end() waits for every client to come back; never let one stuck client hang a shutdown.
+      await Promise.race([db.destroy().catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())]);
     },
   };
 }

@@ -1,3 +1,11 @@
+export { bugsProjection } from './bugs/bugs.projection.js';
+export * from './bugs/bugs.queries.js';
+export type { BugCountersTable, BugScope, BugsTable, BugUsersTable } from './bugs/bugs.tables.js';
+export { scopeKey } from './bugs/bugs.tables.js';
+export * from './chats/ai-reactor.js';
+export { chatsProjection } from './chats/chats.projection.js';
+export * from './chats/chats.queries.js';
+export type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/chats.tables.js';
 export { allProjections } from './projections.js';
 export { projectorMigrations } from './runtime/migrations.js';
 export type { Projection, ProjectionContext } from './runtime/projection.js';

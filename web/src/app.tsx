@@ -7,7 +7,14 @@ export function App({ router, queryClient }: { router: AnyRouter; queryClient: Q
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
-      <Toaster position="top-right" offset={{ top: 76, right: 16 }} mobileOffset={{ top: 72 }} richColors closeButton visibleToasts={TOAST_MAX_VISIBLE} />
+      <Toaster
+        position="top-right"
+        offset={{ top: 76, right: 16 }}
+        mobileOffset={{ top: 72 }}
+        richColors
+        closeButton
+        visibleToasts={TOAST_MAX_VISIBLE}
+      />
     </QueryClientProvider>
   );
 }

@@ -34,7 +34,7 @@ import {
 function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {
   const event = resolved.event;
   // System events ($metadata, $statsCollected, ...) and binary events are not ours.
-  if (!event || !event.isJson || event.type.startsWith('$') || event.streamId.startsWith('$')) return null;
+  if (!event?.isJson || event.type.startsWith('$') || event.streamId.startsWith('$')) return null;
   // Reads of $all always carry a position; stream reads do on servers since 20.6.
   const commit = event.position?.commit ?? resolved.commitPosition ?? 0n;
   const prepare = event.position?.prepare ?? commit;

@@ -129,6 +129,8 @@ export class ChatAiReactor {
       'select position from projector.reactors where name = $1',
       [REACTOR],
     );
+    // stop() may have run while we awaited: it found no subscription to close.
+    if (!this.running) return;
     const subscription = this.store.subscribe(rows[0]?.position ?? START, { batchSize: this.options.batchSize ?? 500 });
     this.subscription = subscription;
     try {

@@ -190,6 +190,8 @@ export class Projector {
   private async follow(): Promise<void> {
     const from = await this.slowestCheckpoint();
     this.position = from;
+    // stop() may have run while we awaited: it found no subscription to close.
+    if (!this.running) return;
     const subscription = this.store.subscribe(from, { batchSize: this.batchSize });
     this.subscription = subscription;
     try {

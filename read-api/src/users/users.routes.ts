@@ -1,6 +1,6 @@
 import { NotFoundError, toUserDto } from '@bugtrail/domain';
-import { type AuthEnv, requireAuth } from '@bugtrail/platform';
-import { READ_MODEL_SCHEMA } from '@bugtrail/projector';
+import { type AuthEnv, requireAuth, requireRole } from '@bugtrail/platform';
+import { countUserBugs, noUserBugCounts, READ_MODEL_SCHEMA } from '@bugtrail/projector';
 import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
 
@@ -37,13 +37,35 @@ export function createUsersRoutes(deps: ReadApiDeps) {
 
   app.get('/', async (c) => {
     const rows = await deps.db.withSchema(READ_MODEL_SCHEMA).selectFrom('users').selectAll().orderBy('name').execute();
-    if (c.var.actor.role === 'admin') return c.json(rows.map(userRowToDto));
+    if (c.var.actor.role === 'admin') {
+      // The team list: everyone with their task counters, from the bug counters.
+      const counts = await countUserBugs(
+        deps.db,
+        rows.map((r) => r.id),
+      );
+      return c.json(rows.map((r) => ({ ...userRowToDto(r), ...(counts.get(r.id) ?? noUserBugCounts) })));
+    }
     // Everyone else gets a directory: enough for chat pickers and names.
     return c.json(
       rows.map((r) => {
         const { email: _email, ...rest } = userRowToDto(r);
         return rest;
       }),
+    );
+  });
+
+  // The assign-developers pickers (admin, tester).
+  app.get('/developers', requireRole('admin', 'tester'), async (c) => {
+    const rows = await deps.db
+      .withSchema(READ_MODEL_SCHEMA)
+      .selectFrom('users')
+      .selectAll()
+      .where('role', '=', 'developer')
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
+    return c.json(
+      rows.map((r) => toUserDto({ id: r.id, name: r.name, email: r.email, profileImageURL: r.profile_image_url })),
     );
   });
 

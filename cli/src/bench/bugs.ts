@@ -1,0 +1,310 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type Position, PostgresEventStore } from '@bugtrail/eventstore';
+import { createPool, loadConfig, readModelPosition, silentLogger } from '@bugtrail/platform';
+import { reportBug, statusChanged } from '../demo/bug-events.js';
+import { freePort } from '../embedded-db.js';
+import { createSystem } from '../system.js';
+import { percentile, round, runConcurrent } from './stats.js';
+import type { BenchContext, BenchRow, BenchSuite } from './types.js';
+
+/**
+ * The read side at size: list 25 of N bugs at 32 connections (p99), a dashboard at
+ * 1k bugs and at N bugs (p95: the counters make both cost the same), and a full
+ * rebuild of the bugs projection (events/s). Bugs are appended straight to the event
+ * store as write-api would append them (a report per append, some with a status
+ * change), so loading 100k bugs takes seconds, not an hour of HTTP.
+ */
+
+const INVITE = '246813';
+const SEVERITIES = ['Minor', 'Major', 'Critical'] as const;
+const PRIORITIES = ['Low', 'Medium', 'High'] as const;
+const STATUSES = ['Open', 'In Progress', 'Closed'] as const;
+
+type Server = { url: string; child: ChildProcess; stop(): Promise<void> };
+
+/** The launcher in its own process (built dist; from source with BENCH_FROM_SOURCE=1). */
+async function startServer(root: string, databaseUrl: string): Promise<Server> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-bench-bugs-'));
+  const dist = path.join(root, 'cli', 'dist', 'main.js');
+  const fromSource = process.env.BENCH_FROM_SOURCE === '1' || !existsSync(dist);
+  const args = fromSource
+    ? [path.join(root, 'test-support', 'run-ts.mjs'), path.join(root, 'cli', 'src', 'bench', 'source-start.ts')]
+    : [dist, 'start'];
+  const child = spawn(process.execPath, args, {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ADMIN_INVITE_CODE: INVITE,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 120_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Bugtrail is running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function call(url: string, token?: string, body?: unknown): Promise<any> {
+  const response = await fetch(url, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+type User = { id: string; token: string };
+
+async function register(base: string, role: 'admin' | 'tester' | 'developer', i: number): Promise<User> {
+  const answer = await call(`${base}/api/auth/register`, undefined, {
+    name: `Bench ${role} ${i}`,
+    email: `bench.${role}.${i}.${Date.now().toString(36)}@example.com`,
+    password: 'bench-password',
+    role,
+    ...(role === 'admin' ? { adminInviteToken: INVITE } : {}),
+  });
+  return { id: answer._id, token: answer.token };
+}
+
+type Team = { admin: User; testers: User[]; developers: User[] };
+
+async function registerTeam(base: string, testers: number, developers: number): Promise<Team> {
+  const admin = await register(base, 'admin', 0);
+  const t: User[] = [];
+  const d: User[] = [];
+  for (let i = 0; i < testers; i++) t.push(await register(base, 'tester', i));
+  for (let i = 0; i < developers; i++) d.push(await register(base, 'developer', i));
+  return { admin, testers: t, developers: d };
+}
+
+/** Appends `count` bug reports (≈ 3.6 events each) at 16 appends in flight; answers the last position. */
+async function loadBugs(
+  store: PostgresEventStore,
+  team: Team,
+  count: number,
+  log: (m: string) => void,
+): Promise<{ events: number; last: Position }> {
+  let events = 0;
+  let last: Position = '';
+  const base = Date.UTC(2024, 0, 1);
+  const started = performance.now();
+  await runConcurrent(count, 16, async (i) => {
+    const bugId = crypto.randomUUID();
+    const reporter = team.testers[i % team.testers.length]!;
+    const developer = team.developers[(i * 7) % team.developers.length]!;
+    const at = new Date(base + i * 1000).toISOString();
+    const batch = reportBug(
+      {
+        bugId,
+        reporterId: reporter.id,
+        title: `Bench bug ${i} ${i % 10 === 0 ? 'crash' : 'glitch'} in module ${i % 40}`,
+        description: 'Steps: open the page, click the button, see the error in the console.',
+        priority: PRIORITIES[i % 3]!,
+        severity: SEVERITIES[(i >> 1) % 3]!,
+        module: `module-${i % 40}`,
+        assigneeIds: [developer.id],
+        checklist: ['Reproduce it'],
+      },
+      { at },
+    );
+    const status = STATUSES[i % 3]!;
+    if (status !== 'Open') batch.push(statusChanged(bugId, 'Open', status, { actorId: developer.id, at }));
+    const result = await store.append(`bug-${bugId}`, batch, 'no_stream');
+    events += batch.length;
+    if (result.position > last) last = result.position;
+    if (i > 0 && i % 20_000 === 0) log(`loaded ${i} bugs (${round((i / (performance.now() - started)) * 1000, 0)}/s)`);
+  });
+  return { events, last };
+}
+
+async function waitForProjector(pool: import('pg').Pool, position: Position, log: (m: string) => void) {
+  const started = performance.now();
+  for (;;) {
+    const at = await readModelPosition(pool);
+    if (at >= position) return (performance.now() - started) / 1000;
+    await new Promise((r) => setTimeout(r, 250));
+    if (performance.now() - started > 30 * 60_000) throw new Error('projector did not catch up in 30 minutes');
+    void log;
+  }
+}
+
+async function dashboardP95(base: string, token: string, n: number) {
+  const run = await runConcurrent(n, 8, () => call(`${base}/api/bugs/admin-dashboard`, token).then(() => {}));
+  return { p95: percentile(run.latencies, 95), p50: percentile(run.latencies, 50) };
+}
+
+export function bugsReadSuite(root: string): BenchSuite {
+  return {
+    name: 'bugs-read',
+    async run(ctx: BenchContext): Promise<BenchRow[]> {
+      const rows: BenchRow[] = [];
+      const large = Number(process.env.BENCH_BUGS ?? (ctx.quick ? 10_000 : 100_000));
+      const small = 1000;
+      const requests = ctx.quick ? 1000 : 5000;
+
+      // 1k bugs: the dashboard baseline.
+      const smallDb = await ctx.createDatabase();
+      let smallDashboard: { p95: number; p50: number };
+      {
+        const server = await startServer(root, smallDb.url);
+        const pool = createPool(smallDb.url, { max: 20 });
+        try {
+          const team = await registerTeam(server.url, 5, 10);
+          const { last } = await loadBugs(new PostgresEventStore(pool), team, small, ctx.log);
+          await waitForProjector(pool, last, ctx.log);
+          await dashboardP95(server.url, team.admin.token, 200); // warm-up
+          smallDashboard = await dashboardP95(server.url, team.admin.token, requests);
+        } finally {
+          await server.stop();
+          await pool.end();
+          await smallDb.drop();
+        }
+      }
+
+      const bigDb = await ctx.createDatabase();
+      const server = await startServer(root, bigDb.url);
+      const pool = createPool(bigDb.url, { max: 20 });
+      try {
+        const team = await registerTeam(server.url, 20, 50);
+        const loadStarted = performance.now();
+        const { events, last } = await loadBugs(new PostgresEventStore(pool), team, large, ctx.log);
+        const loadSeconds = (performance.now() - loadStarted) / 1000;
+        const behind = await waitForProjector(pool, last, ctx.log);
+        ctx.log(
+          `${large} bugs, ${events} events appended in ${round(loadSeconds)} s; projector caught up ${round(behind)} s later`,
+        );
+
+        const floor = await runConcurrent(requests, 32, () => call(`${server.url}/health`).then(() => {}));
+        const lists: [string, string, string][] = [
+          ['admin: GET /api/bugs?limit=25', '/api/bugs?limit=25', team.admin.token],
+          ['tester: GET /api/bugs?limit=25', '/api/bugs?limit=25', team.testers[0]!.token],
+          ['developer: GET /api/bugs/assigned?limit=25', '/api/bugs/assigned?limit=25', team.developers[0]!.token],
+          ['admin: GET /api/bugs?status=pending&limit=25', '/api/bugs?status=pending&limit=25', team.admin.token],
+        ];
+        for (const [name, pathAndQuery, token] of lists) {
+          await runConcurrent(200, 32, () => call(server.url + pathAndQuery, token).then(() => {}));
+          const run = await runConcurrent(requests, 32, () => call(server.url + pathAndQuery, token).then(() => {}));
+          const p99 = percentile(run.latencies, 99);
+          rows.push({
+            suite: 'bugs-read',
+            name: `list 25 of ${large.toLocaleString('en-US')} bugs, ${name}, 32 conn`,
+            value: round(p99, 2),
+            unit: 'ms p99',
+            baseline: {
+              name: 'GET /health p99, 32 conn',
+              value: round(percentile(floor.latencies, 99), 2),
+              unit: 'ms',
+            },
+            ratio: round(p99 / percentile(floor.latencies, 99), 2),
+            note: `p50 ${round(percentile(run.latencies, 50), 2)} ms, ${round((requests / run.wallMs) * 1000, 0)} req/s`,
+          });
+          ctx.log(`${name}: p99 ${round(p99, 2)} ms`);
+        }
+
+        await dashboardP95(server.url, team.admin.token, 200);
+        const bigDashboard = await dashboardP95(server.url, team.admin.token, requests);
+        rows.push({
+          suite: 'bugs-read',
+          name: `admin dashboard at ${large.toLocaleString('en-US')} bugs (${events.toLocaleString('en-US')} events), 8 conn`,
+          value: round(bigDashboard.p95, 2),
+          unit: 'ms p95',
+          baseline: {
+            name: `same at ${small.toLocaleString('en-US')} bugs`,
+            value: round(smallDashboard.p95, 2),
+            unit: 'ms p95',
+          },
+          ratio: round(bigDashboard.p95 / smallDashboard.p95, 2),
+          target: 'flat (≤ 1.5× the 1k figure)',
+          met: bigDashboard.p95 <= smallDashboard.p95 * 1.5,
+          note: `p50 ${round(bigDashboard.p50, 2)} ms vs ${round(smallDashboard.p50, 2)} ms`,
+        });
+
+        // The bugs export at full size: time, and how far the server's memory moves.
+        const rss = async () => {
+          const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8').catch(() => '');
+          return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
+        };
+        const rssBefore = await rss();
+        let rssPeak = rssBefore;
+        const sampler = setInterval(() => void rss().then((v) => (rssPeak = Math.max(rssPeak, v))), 100);
+        const exportStarted = performance.now();
+        const response = await fetch(`${server.url}/api/reports/export/bugs`, {
+          headers: { authorization: `Bearer ${team.admin.token}` },
+        });
+        let bytes = 0;
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
+        clearInterval(sampler);
+        const exportSeconds = (performance.now() - exportStarted) / 1000;
+        rows.push({
+          suite: 'bugs-read',
+          name: `export ${large.toLocaleString('en-US')} bugs as xlsx (streamed)`,
+          value: round(exportSeconds, 1),
+          unit: 's',
+          note: `${round(bytes / 1024 / 1024, 1)} MB; server RSS ${round(rssBefore, 0)} → peak ${round(rssPeak, 0)} MB`,
+        });
+        ctx.log(`export: ${round(exportSeconds, 1)} s, RSS ${round(rssBefore, 0)} → ${round(rssPeak, 0)} MB`);
+
+        // Rebuild the bugs projection from every event, while the live projector runs.
+        const system = await createSystem({
+          config: { ...loadConfig({}), logLevel: 'silent' },
+          databaseUrl: bigDb.url,
+          logger: silentLogger,
+          parts: [],
+          poolSize: 4,
+        });
+        try {
+          const rebuilt = await system.projector.rebuild('bugs');
+          const rate = rebuilt.events / (rebuilt.ms / 1000);
+          rows.push({
+            suite: 'bugs-read',
+            name: `rebuild the bugs projection (${rebuilt.events.toLocaleString('en-US')} events)`,
+            value: round(rate, 0),
+            unit: 'events/s',
+            target: '≥ 30,000/s',
+            met: rate >= 30_000,
+            note: `${round(rebuilt.ms / 1000, 1)} s; live catch-up after the bulk load took ${round(behind, 1)} s`,
+          });
+          ctx.log(`rebuild: ${round(rate, 0)} events/s`);
+        } finally {
+          await system.close();
+        }
+      } finally {
+        await server.stop();
+        await pool.end();
+        await bigDb.drop();
+      }
+      return rows;
+    },
+  };
+}

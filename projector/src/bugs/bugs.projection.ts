@@ -1,0 +1,337 @@
+import {
+  type BugDto,
+  type BugEventWithMeta,
+  type BugState,
+  bugEventSchemas,
+  evolveBug,
+  type ProfileUpdatedData,
+  type ReportedBug,
+  toBugDto,
+  type UserRef,
+  type UserRegisteredData,
+} from '@bugtrail/domain';
+import type { RecordedEvent } from '@bugtrail/eventstore';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Projection } from '../runtime/projection.js';
+
+const BUG_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(bugEventSchemas));
+
+type Person = { name: string; profileImageURL: string | null };
+
+/** What a batch knows of one bug: as stored before the batch, and as folded so far. */
+type Entry = {
+  id: string;
+  before: BugState;
+  state: BugState;
+  revision: number;
+  /** Events of this bug in the batch (false: only a name it shows changed). */
+  changed: boolean;
+  /** It has a row already. */
+  stored: boolean;
+};
+
+type StoredRow = { id: string; dto: BugDto; deleted: boolean; revision: number };
+
+/**
+ * The domain state back from a stored row: the DTO holds every field of it (ids
+ * beside names), so the row keeps no second copy (a wider row would be compressed
+ * out of line by TOAST on every write, halving rebuild speed).
+ */
+export function stateFromRow(dto: BugDto, deleted: boolean): ReportedBug {
+  return {
+    kind: 'reported',
+    id: dto._id,
+    title: dto.title,
+    description: dto.description,
+    priority: dto.priority,
+    severity: dto.severity,
+    status: dto.status,
+    module: dto.module,
+    dueDate: dto.dueDate,
+    reporterId: dto.createdBy._id,
+    assigneeIds: dto.assignedTo.map((u) => u._id),
+    checklist: dto.checklist.map((i) => ({
+      id: i._id,
+      text: i.text,
+      completed: i.completed,
+      completedBy: i.completedBy?._id ?? null,
+      completedAt: i.completedAt,
+    })),
+    attachments: [...dto.attachments],
+    deleted,
+    createdAt: dto.createdAt,
+    updatedAt: dto.updatedAt,
+  };
+}
+
+const live = (s: BugState): s is ReportedBug => s.kind === 'reported' && !s.deleted;
+
+/** Who may see the bug (besides admins): the topic's audience (ADR 004). */
+const audienceOf = (s: BugState): string[] => (s.kind === 'reported' ? [s.reporterId, ...s.assigneeIds] : []);
+
+const peopleOf = (s: ReportedBug): string[] => [
+  ...new Set([s.reporterId, ...s.assigneeIds, ...s.checklist.flatMap((i) => (i.completedBy ? [i.completedBy] : []))]),
+];
+
+/** The counter keys one live bug adds 1 to: every scope it is in × every dimension. */
+function counterKeys(s: ReportedBug): string[] {
+  const scopes = ['*', `reporter:${s.reporterId}`, ...s.assigneeIds.map((a) => `assignee:${a}`)];
+  const keys: string[] = [];
+  for (const scope of scopes) {
+    keys.push(`${scope}\u0000status\u0000${s.status}`);
+    keys.push(`${scope}\u0000severity\u0000${s.severity}`);
+    keys.push(`${scope}\u0000priority\u0000${s.priority}`);
+  }
+  return keys;
+}
+
+const t = (schema: string, table: string) => sql.id(schema, table);
+
+/**
+ * Bugs: one row per bug (filter/sort columns and the DTO with names), the
+ * dashboard counters per scope (kept by per-batch deltas, so a dashboard costs the
+ * same at 1k and 1M bugs) and the names the DTOs show. Per batch: load the touched
+ * rows once, fold the domain's evolveBug in memory, write each row once.
+ */
+export const bugsProjection: Projection = {
+  name: 'bugs',
+  version: 1,
+  tables: ['bugs', 'bug_counters', 'bug_users'],
+
+  async createTables(db: Kysely<any>, schema: string) {
+    await sql`create table ${t(schema, 'bugs')} (
+      id text primary key,
+      reporter_id text not null,
+      assignee_ids text[] not null,
+      people text[] not null,
+      status text not null,
+      priority text not null,
+      severity text not null,
+      created_at timestamptz not null,
+      updated_at timestamptz not null,
+      deleted boolean not null,
+      revision int not null,
+      dto jsonb not null,
+      search tsvector generated always as (
+        to_tsvector('english', coalesce(dto->>'title', '') || ' ' || coalesce(dto->>'description', ''))
+      ) stored
+    )`.execute(db);
+    const index = (name: string) => sql.id(`${schema}_${name}`);
+    await sql`create index ${index('bugs_newest')} on ${t(schema, 'bugs')} (created_at desc, id desc) where not deleted`.execute(
+      db,
+    );
+    await sql`create index ${index('bugs_reporter')} on ${t(schema, 'bugs')} (reporter_id, created_at desc, id desc) where not deleted`.execute(
+      db,
+    );
+    await sql`create index ${index('bugs_assignees')} on ${t(schema, 'bugs')} using gin (assignee_ids) where not deleted`.execute(
+      db,
+    );
+    await sql`create index ${index('bugs_people')} on ${t(schema, 'bugs')} using gin (people)`.execute(db);
+    await sql`create index ${index('bugs_search')} on ${t(schema, 'bugs')} using gin (search) where not deleted`.execute(
+      db,
+    );
+    await sql`create table ${t(schema, 'bug_counters')} (
+      scope text not null,
+      dim text not null,
+      value text not null,
+      n int not null,
+      primary key (scope, dim, value)
+    )`.execute(db);
+    await sql`create table ${t(schema, 'bug_users')} (
+      id text primary key,
+      name text not null,
+      profile_image_url text
+    )`.execute(db);
+  },
+
+  async apply(events: readonly RecordedEvent[], { db, schema, topics }) {
+    const bugEvents: RecordedEvent[] = [];
+    const userEvents: RecordedEvent[] = [];
+    for (const e of events) {
+      if (BUG_EVENT_TYPES.has(e.type)) bugEvents.push(e);
+      else if (e.type === 'UserRegistered' || e.type === 'ProfileUpdated') userEvents.push(e);
+    }
+    if (bugEvents.length === 0 && userEvents.length === 0) return;
+
+    // 1. Names: fold the batch's user events over the stored names.
+    const people = new Map<string, Person>();
+    const renamed = new Set<string>();
+    if (userEvents.length > 0) {
+      const updatedIds = userEvents.map((e) => (e.data as { userId: string }).userId);
+      await loadPeople(db, schema, people, updatedIds);
+      for (const e of userEvents) {
+        if (e.type === 'UserRegistered') {
+          const d = e.data as UserRegisteredData;
+          people.set(d.userId, { name: d.name, profileImageURL: d.profileImageURL });
+        } else {
+          const d = e.data as ProfileUpdatedData;
+          const p = people.get(d.userId);
+          if (!p) continue;
+          people.set(d.userId, {
+            name: d.name ?? p.name,
+            profileImageURL: d.profileImageURL === undefined ? p.profileImageURL : d.profileImageURL,
+          });
+        }
+        renamed.add((e.data as { userId: string }).userId);
+      }
+      const rows = [...renamed].flatMap((id) => {
+        const p = people.get(id);
+        return p ? [{ id, name: p.name, profile_image_url: p.profileImageURL }] : [];
+      });
+      if (rows.length > 0) {
+        await sql`insert into ${t(schema, 'bug_users')} (id, name, profile_image_url)
+          select id, name, profile_image_url
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id text, name text, profile_image_url text)
+          on conflict (id) do update set name = excluded.name, profile_image_url = excluded.profile_image_url`.execute(
+          db,
+        );
+      }
+    }
+
+    // 2. The touched bugs: those with events, and those that show a renamed person.
+    const bugIds = [...new Set(bugEvents.map((e) => (e.data as { bugId: string }).bugId))];
+    const entries = new Map<string, Entry>();
+    if (bugIds.length > 0) {
+      const { rows } = await sql<StoredRow>`select id, dto, deleted, revision from ${t(schema, 'bugs')}
+        where id = any(${bugIds}::text[])`.execute(db);
+      for (const row of rows) entries.set(row.id, entryOf(row));
+    }
+    if (renamed.size > 0) {
+      const { rows } = await sql<StoredRow>`select id, dto, deleted, revision from ${t(schema, 'bugs')}
+        where people && ${[...renamed]}::text[] and not (id = any(${bugIds}::text[]))`.execute(db);
+      for (const row of rows) entries.set(row.id, entryOf(row));
+    }
+
+    // 3. Fold.
+    for (const e of bugEvents) {
+      const id = (e.data as { bugId: string }).bugId;
+      let entry = entries.get(id);
+      if (!entry) {
+        entry = { id, before: { kind: 'empty' }, state: { kind: 'empty' }, revision: -1, changed: true, stored: false };
+        entries.set(id, entry);
+      }
+      entry.state = evolveBug(entry.state, e as unknown as BugEventWithMeta);
+      entry.revision = e.revision;
+      entry.changed = true;
+    }
+
+    // 4. Names every DTO needs that the batch does not know yet.
+    const needed = new Set<string>();
+    for (const entry of entries.values()) {
+      if (entry.state.kind !== 'reported') continue;
+      for (const id of peopleOf(entry.state)) if (!people.has(id)) needed.add(id);
+    }
+    await loadPeople(db, schema, people, [...needed]);
+    const lookup = (id: string): UserRef | undefined => {
+      const p = people.get(id);
+      return p ? { id, name: p.name, profileImageURL: p.profileImageURL } : undefined;
+    };
+
+    // 5. Rows and counter deltas.
+    const fresh: Record<string, unknown>[] = [];
+    const known: Record<string, unknown>[] = [];
+    const deltas = new Map<string, number>();
+    const bump = (keys: string[], by: number) => {
+      for (const k of keys) deltas.set(k, (deltas.get(k) ?? 0) + by);
+    };
+    for (const entry of entries.values()) {
+      const s = entry.state;
+      if (s.kind !== 'reported') continue;
+      (entry.stored ? known : fresh).push({
+        id: s.id,
+        reporter_id: s.reporterId,
+        assignee_ids: s.assigneeIds,
+        people: peopleOf(s),
+        status: s.status,
+        priority: s.priority,
+        severity: s.severity,
+        created_at: s.createdAt,
+        updated_at: s.updatedAt,
+        deleted: s.deleted,
+        revision: entry.revision,
+        dto: toBugDto(s, entry.revision, lookup),
+      });
+      if (entry.changed) {
+        if (live(entry.before)) bump(counterKeys(entry.before), -1);
+        if (live(s)) bump(counterKeys(s), +1);
+      }
+      const audience = new Set([...audienceOf(entry.before), ...audienceOf(s)]);
+      topics.add(`bug:${s.id}|${[...audience].join(',')}`);
+    }
+    if (fresh.length + known.length > 0) {
+      topics.add('bugs');
+      await writeRows(db, schema, fresh, known);
+    }
+    await writeCounters(db, schema, deltas);
+  },
+};
+
+function entryOf(row: StoredRow): Entry {
+  const state = stateFromRow(row.dto, row.deleted);
+  return { id: row.id, before: state, state, revision: row.revision, changed: false, stored: true };
+}
+
+async function loadPeople(db: Transaction<any>, schema: string, into: Map<string, Person>, ids: string[]) {
+  const missing = ids.filter((id) => !into.has(id));
+  if (missing.length === 0) return;
+  const { rows } = await sql<{ id: string; name: string; profile_image_url: string | null }>`
+    select id, name, profile_image_url from ${t(schema, 'bug_users')} where id = any(${missing}::text[])`.execute(db);
+  for (const r of rows) into.set(r.id, { name: r.name, profileImageURL: r.profile_image_url });
+}
+
+const ROW_COLUMNS = sql`(id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, revision, dto)`;
+
+const rowsFromJson = (rows: Record<string, unknown>[]) => sql`
+  select id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, revision, dto
+  from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
+    id text, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
+    created_at timestamptz, updated_at timestamptz, deleted boolean, revision int, dto jsonb)`;
+
+/** New bugs are inserted, known ones updated: no speculative insertion (the common case in a rebuild). */
+async function writeRows(
+  db: Transaction<any>,
+  schema: string,
+  fresh: Record<string, unknown>[],
+  known: Record<string, unknown>[],
+) {
+  if (fresh.length > 0) {
+    await sql`insert into ${t(schema, 'bugs')} ${ROW_COLUMNS} ${rowsFromJson(fresh)}`.execute(db);
+  }
+  if (known.length > 0) {
+    await sql`update ${t(schema, 'bugs')} b set
+        reporter_id = x.reporter_id, assignee_ids = x.assignee_ids, people = x.people,
+        status = x.status, priority = x.priority, severity = x.severity,
+        created_at = x.created_at, updated_at = x.updated_at, deleted = x.deleted,
+        revision = x.revision, dto = x.dto
+      from (${rowsFromJson(known)}) x where b.id = x.id`.execute(db);
+  }
+}
+
+async function writeCounters(db: Transaction<any>, schema: string, deltas: Map<string, number>) {
+  const scopes: string[] = [];
+  const dims: string[] = [];
+  const values: string[] = [];
+  const ns: number[] = [];
+  for (const [key, n] of deltas) {
+    if (n === 0) continue;
+    const [scope, dim, value] = key.split('\u0000') as [string, string, string];
+    scopes.push(scope);
+    dims.push(dim);
+    values.push(value);
+    ns.push(n);
+  }
+  if (scopes.length === 0) return;
+  const { rows } = await sql<{ scope: string; dim: string; value: string }>`
+    insert into ${t(schema, 'bug_counters')} as c (scope, dim, value, n)
+    select * from unnest(${scopes}::text[], ${dims}::text[], ${values}::text[], ${ns}::int[])
+    on conflict (scope, dim, value) do update set n = c.n + excluded.n
+    returning scope, dim, value, n`.execute(db);
+  // A count back at zero is no count: rebuilt tables never hold one, so live ones must not.
+  const zero = (rows as { scope: string; dim: string; value: string; n: number }[]).filter((r) => r.n === 0);
+  if (zero.length > 0) {
+    await sql`delete from ${t(schema, 'bug_counters')} c
+      using unnest(${zero.map((r) => r.scope)}::text[], ${zero.map((r) => r.dim)}::text[], ${zero.map((r) => r.value)}::text[])
+        as z(scope, dim, value)
+      where c.scope = z.scope and c.dim = z.dim and c.value = z.value and c.n = 0`.execute(db);
+  }
+}

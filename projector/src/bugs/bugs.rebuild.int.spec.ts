@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { type BugState, bugStatuses, evolveBug, priorities, type ReportedBug, severities } from '@bugtrail/domain';
+import type { NewEvent } from '@bugtrail/eventstore';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { event, reportBug, userRegistered } from '../../../cli/src/demo/bug-events.js';
+import { startTestSystem, type TestSystem } from '../../../test-support/system.js';
+
+/** A small seeded PRNG (mulberry32), so a failing run can be replayed from its seed. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  const some = <T>(xs: readonly T[], max: number): T[] => {
+    const copy = [...xs];
+    const out: T[] = [];
+    const n = 1 + int(Math.min(max, copy.length));
+    while (out.length < n && copy.length > 0) out.push(copy.splice(int(copy.length), 1)[0]!);
+    return out;
+  };
+  return { next, int, pick, some };
+}
+
+type Table = { name: string; order: string };
+const TABLES: Table[] = [
+  { name: 'users', order: 'id' },
+  { name: 'bugs', order: 'id' },
+  { name: 'bug_counters', order: 'scope, dim, value' },
+  { name: 'bug_users', order: 'id' },
+];
+
+describe('bug read models: random events, then rebuild = live', () => {
+  let t: TestSystem;
+  const seed = Number(process.env.REBUILD_SEED ?? Date.now() % 1_000_000);
+
+  beforeAll(async () => {
+    t = await startTestSystem();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const snapshot = async () => {
+    const out: Record<string, unknown[]> = {};
+    for (const table of TABLES) {
+      const { rows } = await t.system.pool.query(
+        `select to_jsonb(r) as row from rm.${table.name} r order by ${table.order}`,
+      );
+      out[table.name] = rows.map((r) => r.row);
+    }
+    return out;
+  };
+
+  it(`folds a few hundred random events the same live and rebuilt (seed ${seed})`, async () => {
+    const r = prng(seed);
+    const clock = { now: Date.UTC(2030, 0, 1) };
+    const tick = () => {
+      clock.now += 1000 + r.int(60_000);
+      return new Date(clock.now).toISOString();
+    };
+    const people = { testers: [] as string[], developers: [] as string[], admins: [] as string[] };
+    const registrations: NewEvent[][] = [];
+    for (const [role, n] of [
+      ['admin', 2],
+      ['tester', 4],
+      ['developer', 5],
+    ] as const) {
+      for (let i = 0; i < n; i++) {
+        const id = randomUUID();
+        people[`${role}s` as keyof typeof people].push(id);
+        registrations.push([
+          userRegistered({ id, name: `${role} ${i}`, email: `${role}${i}@example.com`, role }, { at: tick() }),
+        ]);
+      }
+    }
+    for (const [i, events] of registrations.entries()) {
+      const userId = (events[0]!.data as { userId: string }).userId;
+      await t.system.store.append(`user-${userId}`, events, 'no_stream');
+      void i;
+    }
+    const everyone = [...people.admins, ...people.testers, ...people.developers];
+
+    const bugs = new Map<string, BugState>();
+    const live = () => [...bugs.entries()].filter(([, s]) => s.kind === 'reported' && !s.deleted);
+    let total = 0;
+    let last = '';
+    while (total < 400) {
+      const roll = r.next();
+      const at = tick();
+      let stream: string;
+      let events: NewEvent[];
+      const candidates = live();
+      if (candidates.length < 3 || roll < 0.18) {
+        const bugId = randomUUID();
+        stream = `bug-${bugId}`;
+        events = reportBug(
+          {
+            bugId,
+            reporterId: r.pick([...people.testers, ...people.admins]),
+            title: `Bug ${total} ${r.pick(['crash', 'slow page', 'typo', 'login', 'layout'])}`,
+            description: `Steps to reproduce number ${total}`,
+            priority: r.pick(priorities),
+            severity: r.pick(severities),
+            module: r.next() < 0.5 ? null : 'core',
+            dueDate: r.next() < 0.5 ? null : new Date(clock.now + 86_400_000).toISOString(),
+            assigneeIds: r.some(people.developers, 3),
+            checklist: Array.from({ length: r.int(3) }, (_, i) => `Step ${i}`),
+            attachments: r.next() < 0.3 ? [`https://example.com/${total}.png`] : [],
+          },
+          { at },
+        );
+      } else if (roll < 0.24) {
+        // A profile change renames someone shown on many bugs.
+        const userId = r.pick(everyone);
+        stream = `user-${userId}`;
+        events = [
+          event(
+            'ProfileUpdated',
+            {
+              userId,
+              name: `Renamed ${total}`,
+              ...(r.next() < 0.5 ? { profileImageURL: `/uploads/${total}.png` } : {}),
+            },
+            { actorId: userId, at },
+          ),
+        ];
+      } else {
+        const [bugId, state] = r.pick(candidates) as [string, ReportedBug];
+        stream = `bug-${bugId}`;
+        const actor = { actorId: r.pick(everyone), at };
+        const kind = r.int(10);
+        const item = state.checklist.length > 0 ? r.pick(state.checklist) : null;
+        if (kind === 0) {
+          events = [
+            event(
+              'BugDetailsEdited',
+              {
+                bugId,
+                changes: { title: `Edited ${total}`, priority: r.pick(priorities), severity: r.pick(severities) },
+              },
+              actor,
+            ),
+          ];
+        } else if (kind === 1) {
+          events = [event('DevelopersAssigned', { bugId, developerIds: r.some(people.developers, 2) }, actor)];
+        } else if (kind === 2 && state.assigneeIds.length > 0) {
+          events = [event('DevelopersUnassigned', { bugId, developerIds: r.some(state.assigneeIds, 2) }, actor)];
+        } else if (kind <= 4) {
+          const to = r.pick(bugStatuses.filter((s) => s !== state.status));
+          events = [event('BugStatusChanged', { bugId, from: state.status, to }, actor)];
+        } else if (kind === 5) {
+          events = [event('ChecklistItemAdded', { bugId, itemId: randomUUID(), text: `Added ${total}` }, actor)];
+        } else if (kind === 6 && item) {
+          events = item.completed
+            ? [event('ChecklistItemReopened', { bugId, itemId: item.id }, actor)]
+            : [event('ChecklistItemCompleted', { bugId, itemId: item.id, by: r.pick(people.developers), at }, actor)];
+        } else if (kind === 7 && item) {
+          events = [
+            r.next() < 0.5
+              ? event('ChecklistItemRemoved', { bugId, itemId: item.id }, actor)
+              : event('ChecklistItemTextChanged', { bugId, itemId: item.id, text: `Changed ${total}` }, actor),
+          ];
+        } else if (kind === 8) {
+          events = [event('AttachmentLinkAdded', { bugId, url: `https://example.com/a${total}` }, actor)];
+        } else {
+          events = [event('BugDeleted', { bugId }, actor)];
+        }
+      }
+      last = (await t.system.store.append(stream, events, 'any')).position;
+      if (stream.startsWith('bug-')) {
+        const bugId = stream.slice(4);
+        let state = bugs.get(bugId) ?? { kind: 'empty' };
+        for (const e of events) state = evolveBug(state, e as never);
+        bugs.set(bugId, state);
+      }
+      total += events.length;
+    }
+    expect(await t.system.changeFeed.waitFor(last, 30_000)).toBe(true);
+
+    const before = await snapshot();
+    expect(before.bugs!.length).toBe(bugs.size);
+    // The counters equal a count over the rows (an independent oracle).
+    const { rows: recount } = await t.system.pool.query(`
+      select to_jsonb(c) as row from (
+        select scope, dim, value, count(*)::int as n from (
+          select '*' as scope, status, severity, priority from rm.bugs where not deleted
+          union all select 'reporter:' || reporter_id, status, severity, priority from rm.bugs where not deleted
+          union all select 'assignee:' || a, status, severity, priority from rm.bugs, unnest(assignee_ids) a where not deleted
+        ) s, lateral (values ('status', status), ('severity', severity), ('priority', priority)) as d(dim, value)
+        group by scope, dim, value order by scope, dim, value
+      ) c`);
+    expect(before.bug_counters).toEqual(recount.map((r) => r.row));
+
+    for (const projection of t.system.projector.projections) await t.system.projector.rebuild(projection.name);
+    const after = await snapshot();
+    for (const table of TABLES) expect(after[table.name], table.name).toEqual(before[table.name]);
+  });
+});

@@ -1,0 +1,48 @@
+import type { BugDto, BugStatus, Priority, Severity } from '@bugtrail/domain';
+import type { ColumnType, Generated } from 'kysely';
+
+/** One row per bug (deleted ones too, flagged): list filters, sort keys and the answer itself. */
+export interface BugsTable {
+  id: string;
+  reporter_id: string;
+  assignee_ids: string[];
+  /** Everyone whose name the DTO shows (reporter, assignees, checklist completers). */
+  people: string[];
+  status: BugStatus;
+  priority: Priority;
+  severity: Severity;
+  created_at: ColumnType<Date, string, string>;
+  updated_at: ColumnType<Date, string, string>;
+  deleted: boolean;
+  /** The stream revision of the bug's last event. */
+  revision: number;
+  /** toBugDto's answer, names included: what every list and detail returns (and the
+   * domain state the next batch folds on, see stateFromRow). */
+  dto: BugDto;
+  search: Generated<string>;
+}
+
+/**
+ * Counts of live (not deleted) bugs per scope × dimension × value, kept by deltas.
+ * scope: `*` (everyone), `reporter:{id}`, `assignee:{id}`; dim: status | severity | priority.
+ */
+export interface BugCountersTable {
+  scope: string;
+  dim: 'status' | 'severity' | 'priority';
+  value: string;
+  n: number;
+}
+
+/** The names and images bug answers show, kept by this projection so a rebuild needs nothing else. */
+export interface BugUsersTable {
+  id: string;
+  name: string;
+  profile_image_url: string | null;
+}
+
+export type BugScope =
+  | Readonly<{ kind: 'all' }>
+  | Readonly<{ kind: 'reporter'; id: string }>
+  | Readonly<{ kind: 'assignee'; id: string }>;
+
+export const scopeKey = (scope: BugScope): string => (scope.kind === 'all' ? '*' : `${scope.kind}:${scope.id}`);

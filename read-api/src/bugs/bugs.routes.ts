@@ -1,0 +1,144 @@
+import {
+  type Actor,
+  type BugState,
+  bugMessages,
+  bugPermissions,
+  evolveBug,
+  ForbiddenError,
+  NotFoundError,
+  parseStatusFilter,
+  type Role,
+  streams,
+  ValidationError,
+} from '@bugtrail/domain';
+import { type AuthEnv, readQuery, requireAuth, requireRole } from '@bugtrail/platform';
+import {
+  type BugCounts,
+  type BugScope,
+  countBugs,
+  decodeCursor,
+  findBug,
+  type ListQuery,
+  listBugs,
+} from '@bugtrail/projector';
+import { type Context, Hono } from 'hono';
+import type { ReadApiDeps } from '../deps.js';
+import { findUser } from '../users/users.routes.js';
+import { historyQuery, listQuery } from './bugs.schemas.js';
+import { bugAt, bugHistory } from './history.js';
+import { dashboardAnswer, statusSummary } from './shapes.js';
+
+export const LIST_LIMIT_MAX = 100;
+
+/** The bugs a role's lists, summaries and dashboards cover (api.md "who sees what"). */
+export function roleScope(actor: Actor): BugScope {
+  if (actor.role === 'admin') return { kind: 'all' };
+  if (actor.role === 'tester') return { kind: 'reporter', id: actor.id };
+  return { kind: 'assignee', id: actor.id };
+}
+
+type ListOptions = Omit<ListQuery, 'scope'>;
+
+/** `status`, `q`, `limit` and `cursor` from the query string; 400 for anything malformed. */
+function listOptions(c: Context): ListOptions {
+  const query = readQuery(c, listQuery);
+  const status = parseStatusFilter(query.status);
+  let cursor: ListOptions['cursor'];
+  if (query.cursor) {
+    const decoded = decodeCursor(query.cursor);
+    if (!decoded) throw ValidationError.field('cursor', 'Invalid cursor');
+    cursor = decoded;
+  }
+  return {
+    ...(status ? { status } : {}),
+    ...(query.q ? { q: query.q } : {}),
+    ...(query.limit !== undefined ? { limit: Math.min(query.limit, LIST_LIMIT_MAX) } : {}),
+    ...(cursor ? { cursor } : {}),
+  };
+}
+
+async function list(c: Context, deps: ReadApiDeps, scope: BugScope, options: ListOptions) {
+  const page = await listBugs(deps.db, { scope, ...options });
+  if (page.nextCursor) c.header('X-Next-Cursor', page.nextCursor);
+  return page;
+}
+
+/** GET /api/bugs and everything under it. */
+export function createBugsRoutes(deps: ReadApiDeps) {
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps.tokens));
+
+  const withSummary = async (c: Context<AuthEnv>, listScope: BugScope, summaryScope: BugScope) => {
+    const options = listOptions(c);
+    const [page, counts] = await Promise.all([list(c, deps, listScope, options), countBugs(deps.db, summaryScope)]);
+    return c.json({
+      bugs: page.bugs,
+      statusSummary: statusSummary(counts),
+      ...(options.limit !== undefined ? { nextCursor: page.nextCursor } : {}),
+    });
+  };
+
+  app.get('/', (c) => withSummary(c, roleScope(c.var.actor), roleScope(c.var.actor)));
+
+  // A tester's all-bugs table lists every bug (rows only: the detail stays theirs).
+  app.get('/all-viewable', (c) => {
+    const scope: BugScope = c.var.actor.role === 'developer' ? roleScope(c.var.actor) : { kind: 'all' };
+    return withSummary(c, scope, scope);
+  });
+
+  app.get('/assigned', requireRole('developer', 'admin'), async (c) => {
+    const page = await list(c, deps, { kind: 'assignee', id: c.var.actor.id }, listOptions(c));
+    return c.json(page.bugs);
+  });
+
+  app.get('/user/:id', async (c) => {
+    const actor = c.var.actor;
+    const userId = c.req.param('id');
+    if (actor.role === 'developer') throw new ForbiddenError("You don't have permission to view these bugs");
+    if (actor.role === 'tester' && userId !== actor.id) {
+      throw new ForbiddenError("You don't have permission to view these bugs");
+    }
+    if (!(await findUser(deps, userId))) throw new NotFoundError('User not found');
+    const page = await list(c, deps, { kind: 'reporter', id: userId }, listOptions(c));
+    return c.json(page.bugs);
+  });
+
+  const dashboard = (role: Role) => async (c: Context<AuthEnv>) => {
+    const scope = roleScope(c.var.actor);
+    const [counts, recent] = await Promise.all([countBugs(deps.db, scope), listBugs(deps.db, { scope, limit: 10 })]);
+    return c.json(dashboardAnswer(role, counts, recent.bugs));
+  };
+  app.get('/admin-dashboard', requireRole('admin'), dashboard('admin'));
+  app.get('/tester-dashboard', requireRole('tester'), dashboard('tester'));
+  app.get('/developer-dashboard', requireRole('developer'), dashboard('developer'));
+
+  app.get('/:id/history', async (c) => {
+    const actor = c.var.actor;
+    const id = c.req.param('id');
+    const query = readQuery(c, historyQuery);
+    const events = await deps.store.readStream(streams.bug(id));
+    let state: BugState = { kind: 'empty' };
+    for (const e of events) state = evolveBug(state, e as never);
+    if (state.kind !== 'reported' || (state.deleted && actor.role !== 'admin')) {
+      throw new NotFoundError(bugMessages.notFound);
+    }
+    if (!bugPermissions.canViewHistory(actor, state)) throw new ForbiddenError(bugMessages.noPermissionToView);
+    if (query.at) {
+      const then = await bugAt(deps, events, query.at);
+      if (!then) throw new NotFoundError('Bug did not exist at that time');
+      return c.json(then);
+    }
+    return c.json(await bugHistory(deps, id, events));
+  });
+
+  app.get('/:id', async (c) => {
+    const row = await findBug(deps.db, c.req.param('id'));
+    if (!row || row.deleted) throw new NotFoundError(bugMessages.notFound);
+    if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
+    return c.json(row.dto);
+  });
+
+  return app;
+}
+
+export type { BugCounts };

@@ -1,0 +1,130 @@
+import { bugStatusSchema, prioritySchema, roleSchema, severitySchema } from '@bugtrail/domain';
+import { z } from 'zod';
+
+/** Query strings and answers of the bug reads: validated here, published in /api/openapi.json. */
+
+export const listQuery = z.object({
+  status: z
+    .string()
+    .max(50)
+    .optional()
+    .describe('Open, In Progress, Closed, or Pending (= Open), Resolved (= Closed); any case; empty = all'),
+  q: z.string().max(200).optional().describe('Full-text search over title and description'),
+  limit: z
+    .string()
+    .regex(/^\d+$/, 'limit must be a positive whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'limit must be a positive whole number'))
+    .optional()
+    .describe('Page size (at most 100). Without it every bug the caller can see is returned.'),
+  cursor: z.string().max(500).optional().describe('The nextCursor of the previous page'),
+});
+
+export const historyQuery = z.object({
+  at: z
+    .string()
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'at must be an ISO 8601 time')
+    .optional()
+    .describe('Answer the bug as it was at this time instead of the event list'),
+});
+
+export const userDtoSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string().optional(),
+  role: roleSchema.optional(),
+  profileImageURL: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+});
+
+export const userRefSchema = z.object({ _id: z.string(), name: z.string() });
+
+export const bugDtoSchema = z.object({
+  _id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  priority: prioritySchema,
+  severity: severitySchema,
+  status: bugStatusSchema,
+  module: z.string().nullable(),
+  dueDate: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  createdBy: userRefSchema,
+  assignedTo: z.array(userDtoSchema),
+  checklist: z.array(
+    z.object({
+      _id: z.string(),
+      text: z.string(),
+      completed: z.boolean(),
+      completedBy: userRefSchema.nullable(),
+      completedAt: z.string().nullable(),
+    }),
+  ),
+  attachments: z.array(z.string()),
+  version: z.number().int().describe('Stream revision: send it back as If-Match to edit'),
+});
+
+export const statusSummarySchema = z.object({
+  all: z.number().int(),
+  open: z.number().int(),
+  inProgress: z.number().int(),
+  closed: z.number().int(),
+  openBugs: z.number().int(),
+  pendingBugs: z.number().int(),
+  inProgressBugs: z.number().int(),
+  closedBugs: z.number().int(),
+  resolvedBugs: z.number().int(),
+});
+
+export const bugListSchema = z.object({
+  bugs: z.array(bugDtoSchema),
+  statusSummary: statusSummarySchema,
+  nextCursor: z.string().nullable().optional().describe('Present when `limit` was given; null on the last page'),
+});
+
+const statisticsSchema = z.object({
+  totalBugs: z.number().int(),
+  openBugs: z.number().int(),
+  inProgressBugs: z.number().int(),
+  closedBugs: z.number().int(),
+  pendingBugs: z.number().int(),
+  resolvedBugs: z.number().int(),
+});
+const levelsSchema = z.object({ High: z.number().int(), Medium: z.number().int(), Low: z.number().int() });
+
+export const dashboardSchema = z.object({
+  statistics: statisticsSchema,
+  stats: statisticsSchema.optional().describe('The tester dashboard also answers the statistics as `stats`'),
+  charts: z.object({
+    bugDistribution: z.object({
+      Open: z.number().int(),
+      InProgress: z.number().int(),
+      'In Progress': z.number().int(),
+      Closed: z.number().int(),
+      All: z.number().int(),
+    }),
+    bugSeverityLevels: levelsSchema.describe('Critical counts as High, Major as Medium, Minor as Low'),
+    bugPriorityLevels: levelsSchema,
+  }),
+  recentBugs: z.array(bugDtoSchema),
+});
+
+export const historyEntrySchema = z.object({
+  _id: z.string().describe('The event id'),
+  revision: z.number().int(),
+  type: z.string(),
+  at: z.string(),
+  actor: userRefSchema.nullable(),
+  changes: z.array(z.object({ field: z.string(), from: z.unknown(), to: z.unknown() })),
+  data: z.record(z.string(), z.unknown()),
+});
+
+export const historySchema = z.object({
+  bugId: z.string(),
+  events: z.array(historyEntrySchema),
+});
+
+export const bugAtSchema = bugDtoSchema.extend({
+  deleted: z.boolean().optional().describe('True when the bug had been deleted by then'),
+});
