@@ -88,6 +88,12 @@ export type UpdateBug = Command<
         assigneeIds?: readonly string[] | undefined;
         checklist?: readonly ChecklistEntry[] | undefined;
         attachments?: readonly string[] | undefined;
+        /**
+         * The admin View/Update form sends its status selector with the rest (spec
+         * section 2): applied for those who may change status, ignored for the others
+         * (a tester's form echoes a status it does not own).
+         */
+        status?: BugStatus | undefined;
       };
     }
 >;
@@ -367,6 +373,9 @@ function updateBug(command: UpdateBug, state: BugState): BugEvent[] {
     );
   }
   if (changes.attachments) events.push(...attachmentEvents(bug, changes.attachments));
+  if (changes.status !== undefined && changes.status !== bug.status && bugPermissions.canWorkOn(actor, bug)) {
+    events.push({ type: 'BugStatusChanged', data: { bugId: bug.id, from: bug.status, to: changes.status } });
+  }
   return events;
 }
 

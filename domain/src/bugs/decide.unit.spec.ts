@@ -576,6 +576,21 @@ describe('UpdateBug (the edit form)', () => {
       .then([{ type: 'ChecklistItemCompleted', data: { bugId: BUG, itemId: 'a', by: admin.id, at: NOW } }]);
   });
 
+  it("applies the admin form's status with the edit", () => {
+    given(...aReportedBug())
+      .when(update({ title: 'Login button still broken', status: 'Closed' }, admin))
+      .then([
+        { type: 'BugDetailsEdited', data: { bugId: BUG, changes: { title: 'Login button still broken' } } },
+        { type: 'BugStatusChanged', data: { bugId: BUG, from: 'Open', to: 'Closed' } },
+      ]);
+  });
+
+  it("ignores the status a tester's form echoes", () => {
+    given(...aReportedBug())
+      .when(update({ status: 'Closed' }))
+      .thenNothing();
+  });
+
   it('refuses the assigned developer', () => {
     given(...aReportedBug())
       .when(update({ title: 'Developer title' }, developer))

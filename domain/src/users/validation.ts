@@ -10,6 +10,8 @@ export type RegistrationInput = {
 };
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+/** The invite code as typed, or as a JSON number (6 digits sent unquoted). */
+const codeText = (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? String(v) : str(v));
 
 export function isValidEmail(email: string): boolean {
   return emailPattern.test(email.trim());
@@ -35,7 +37,7 @@ export function validateRegistration(input: RegistrationInput): FieldIssue[] {
   if (!isValidEmail(str(input.email))) issues.push({ field: 'email', message: userMessages.emailInvalid });
   const passwordIssue = validatePassword(str(input.password));
   if (passwordIssue) issues.push({ field: 'password', message: passwordIssue });
-  if (resolveRole(input.role) === 'admin' && !str(input.adminInviteToken).trim()) {
+  if (resolveRole(input.role) === 'admin' && !codeText(input.adminInviteToken).trim()) {
     issues.push({ field: 'adminInviteToken', message: userMessages.inviteRequired });
   }
   return issues;

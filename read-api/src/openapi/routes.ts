@@ -68,7 +68,12 @@ export const bugPayloadDoc = z.object({
   description: z.string().describe('At least 10 characters'),
   priority: prioritySchema.optional(),
   severity: severitySchema.optional(),
-  status: z.string().optional().describe('Ignored on create (always Open)'),
+  status: z
+    .string()
+    .optional()
+    .describe(
+      'Ignored on create (always Open). On edit: applied when the caller may change status (admin); also Pending, Resolved',
+    ),
   module: z.string().nullable().optional().describe('At most 50 characters'),
   dueDate: z.string().nullable().optional().describe('ISO date-time or YYYY-MM-DD; not before today (UTC)'),
   assignedTo: z.array(userRefInput).optional().describe('Developer ids; at least one'),
@@ -80,7 +85,10 @@ export const registerPayloadDoc = z.object({
   email: z.string(),
   password: z.string().describe('8 to 128 characters'),
   role: roleSchema.optional().describe('Defaults to tester'),
-  adminInviteToken: z.string().optional().describe('Required for the admin role'),
+  adminInviteToken: z
+    .union([z.string(), z.number()])
+    .optional()
+    .describe('Required for the admin role: the configured code or a minted 6-digit one'),
   profileImageURL: z.string().nullable().optional(),
   profileImageUrl: z.string().nullable().optional(),
 });

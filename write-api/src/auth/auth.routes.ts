@@ -64,6 +64,8 @@ export function createAuthRoutes(deps: WriteApiDeps) {
         throw new ForbiddenError(userMessages.inviteInvalid);
       }
     }
+    // A signup refused after this point created nothing: a minted code it used is given back.
+    const releaseCode = () => (role === 'admin' ? deps.inviteCodes.release(userId).catch(() => {}) : undefined);
     const passwordHash = await hashPassword(body.password!);
     try {
       await deps.pool.query(
@@ -71,6 +73,7 @@ export function createAuthRoutes(deps: WriteApiDeps) {
         [userId, email, passwordHash, role],
       );
     } catch (error) {
+      await releaseCode();
       if ((error as { code?: string }).code === '23505') throw ValidationError.field('email', userMessages.userExists);
       throw error;
     }
@@ -97,6 +100,7 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     } catch (error) {
       // The account has no events: free the email again.
       await deps.pool.query('delete from auth.credentials where user_id = $1', [userId]).catch(() => {});
+      await releaseCode();
       throw error;
     }
     await settle(c, deps, handled.position);

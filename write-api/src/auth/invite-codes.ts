@@ -53,4 +53,9 @@ export class InviteCodes {
     );
     return rowCount === 1;
   }
+
+  /** Gives back a minted code consumed for a signup that then failed (nothing was created with it). */
+  async release(usedBy: string): Promise<void> {
+    await this.pool.query('update auth.invite_codes set used_at = null, used_by = null where used_by = $1', [usedBy]);
+  }
 }

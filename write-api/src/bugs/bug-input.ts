@@ -52,7 +52,7 @@ export const bugPayload = z.object({
   description: text,
   priority: anyCase(priorities, 'Priority'),
   severity: anyCase(severities, 'Severity'),
-  /** Ignored on create (always Open); set with PUT /api/bugs/{id}/status. */
+  /** Ignored on create (always Open); on edit applied for admins (the status route owns it otherwise). */
   status: z.unknown().optional(),
   module: z.string().max(100_000).nullable().optional(),
   dueDate: z.string().max(100).nullable().optional(),

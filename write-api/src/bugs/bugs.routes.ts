@@ -9,6 +9,7 @@ import {
   ConflictError,
   ForbiddenError,
   NotFoundError,
+  parseStatusFilter,
   parseStatusValue,
   type ReportedBug,
   streams,
@@ -124,6 +125,8 @@ export function createBugRoutes(deps: WriteApiDeps) {
     const context = commandContext(c, actor);
     const checklist = body.checklist ? toChecklistEntries(body.checklist) : undefined;
     const assigneeIds = body.assignedTo ?? undefined;
+    // The admin form sends its status selector as-is (Pending/In Progress/Resolved); blank = unchanged.
+    const status = parseStatusFilter(body.status);
     const handled = await run(
       c,
       bugId,
@@ -141,6 +144,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
             ...(assigneeIds ? { assigneeIds } : {}),
             ...(checklist ? { checklist } : {}),
             ...(body.attachments ? { attachments: body.attachments } : {}),
+            ...(status ? { status } : {}),
           },
           knownDeveloperIds: assigneeIds ? await knownDevelopers(deps, assigneeIds) : undefined,
           newItemIds: newItemIds(checklist?.length ?? 0, context.idempotencyKey, `${actor.id}:${bugId}`),

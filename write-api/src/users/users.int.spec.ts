@@ -156,9 +156,9 @@ describe('PUT /api/users/{id}', () => {
       else expect(await eventCount()).toBe(before);
     });
 
-    it('unknown user: 404 for an admin, 403 for anyone else; anonymous 401', async () => {
+    it('unknown user: 404 for everyone (api.md: an id that does not exist is 404); anonymous 401', async () => {
       await refused(404, () => api.put('/api/users/no-such-user', { name: 'Nobody Here' }, admin.token));
-      await refused(403, () => api.put('/api/users/no-such-user', { name: 'Nobody Here' }, tester.token));
+      await refused(404, () => api.put('/api/users/no-such-user', { name: 'Nobody Here' }, tester.token));
       await refused(401, () => api.put(`/api/users/${tester.id}`, { name: 'Nobody Here' }));
     });
   });

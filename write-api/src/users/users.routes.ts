@@ -53,7 +53,12 @@ export function createUserRoutes(deps: WriteApiDeps) {
   const update = async (c: Context<AuthEnv>) => {
     const actor = c.var.actor;
     const userId = c.req.param('id') ?? '';
-    if (actor.id !== userId && actor.role !== 'admin') throw new ForbiddenError(profileMessages.forbidden);
+    if (actor.id !== userId && actor.role !== 'admin') {
+      // api.md: an id that does not exist is 404; an existing user the caller may not change, 403.
+      const { rowCount } = await deps.pool.query('select 1 from auth.credentials where user_id = $1', [userId]);
+      if (!rowCount) throw new NotFoundError(profileMessages.notFound);
+      throw new ForbiddenError(profileMessages.forbidden);
+    }
     const body = await readJson(c, profileBody);
 
     // Blank password = "unchanged" (profile forms leave it empty).
