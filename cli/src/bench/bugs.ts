@@ -1,13 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Position, PostgresEventStore } from '@bugtrail/eventstore';
 import { createPool, loadConfig, readModelPosition, silentLogger } from '@bugtrail/platform';
 import { reportBug, statusChanged } from '../demo/bug-events.js';
-import { freePort } from '../embedded-db.js';
 import { createSystem } from '../system.js';
+import { type BenchUser, benchCall, registerBenchUser, startServerProcess } from './server-process.js';
 import { percentile, round, runConcurrent } from './stats.js';
 import type { BenchContext, BenchRow, BenchSuite } from './types.js';
 
@@ -19,92 +17,20 @@ import type { BenchContext, BenchRow, BenchSuite } from './types.js';
  * change), so loading 100k bugs takes seconds, not an hour of HTTP.
  */
 
-const INVITE = '246813';
 const SEVERITIES = ['Minor', 'Major', 'Critical'] as const;
 const PRIORITIES = ['Low', 'Medium', 'High'] as const;
 const STATUSES = ['Open', 'In Progress', 'Closed'] as const;
 
-type Server = { url: string; child: ChildProcess; stop(): Promise<void> };
-
-/** The launcher in its own process (built dist; from source with BENCH_FROM_SOURCE=1). */
-async function startServer(root: string, databaseUrl: string): Promise<Server> {
-  const port = await freePort();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-bench-bugs-'));
-  const dist = path.join(root, 'cli', 'dist', 'main.js');
-  const fromSource = process.env.BENCH_FROM_SOURCE === '1' || !existsSync(dist);
-  const args = fromSource
-    ? [path.join(root, 'test-support', 'run-ts.mjs'), path.join(root, 'cli', 'src', 'bench', 'source-start.ts')]
-    : [dist, 'start'];
-  const child = spawn(process.execPath, args, {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ADMIN_INVITE_CODE: INVITE,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 120_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Bugtrail is running')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    child,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function call(url: string, token?: string, body?: unknown): Promise<any> {
-  const response = await fetch(url, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${text.slice(0, 200)}`);
-  return text ? JSON.parse(text) : null;
-}
-
-type User = { id: string; token: string };
-
-async function register(base: string, role: 'admin' | 'tester' | 'developer', i: number): Promise<User> {
-  const answer = await call(`${base}/api/auth/register`, undefined, {
-    name: `Bench ${role} ${i}`,
-    email: `bench.${role}.${i}.${Date.now().toString(36)}@example.com`,
-    password: 'bench-password',
-    role,
-    ...(role === 'admin' ? { adminInviteToken: INVITE } : {}),
-  });
-  return { id: answer._id, token: answer.token };
-}
+type User = BenchUser;
 
 type Team = { admin: User; testers: User[]; developers: User[] };
 
 async function registerTeam(base: string, testers: number, developers: number): Promise<Team> {
-  const admin = await register(base, 'admin', 0);
+  const admin = await registerBenchUser(base, 'admin', 0);
   const t: User[] = [];
   const d: User[] = [];
-  for (let i = 0; i < testers; i++) t.push(await register(base, 'tester', i));
-  for (let i = 0; i < developers; i++) d.push(await register(base, 'developer', i));
+  for (let i = 0; i < testers; i++) t.push(await registerBenchUser(base, 'tester', i));
+  for (let i = 0; i < developers; i++) d.push(await registerBenchUser(base, 'developer', i));
   return { admin, testers: t, developers: d };
 }
 
@@ -160,7 +86,7 @@ async function waitForProjector(pool: import('pg').Pool, position: Position, log
 }
 
 async function dashboardP95(base: string, token: string, n: number) {
-  const run = await runConcurrent(n, 8, () => call(`${base}/api/bugs/admin-dashboard`, token).then(() => {}));
+  const run = await runConcurrent(n, 8, () => benchCall(`${base}/api/bugs/admin-dashboard`, { token }).then(() => {}));
   return { p95: percentile(run.latencies, 95), p50: percentile(run.latencies, 50) };
 }
 
@@ -177,7 +103,7 @@ export function bugsReadSuite(root: string): BenchSuite {
       const smallDb = await ctx.createDatabase();
       let smallDashboard: { p95: number; p50: number };
       {
-        const server = await startServer(root, smallDb.url);
+        const server = await startServerProcess(root, smallDb.url);
         const pool = createPool(smallDb.url, { max: 20 });
         try {
           const team = await registerTeam(server.url, 5, 10);
@@ -193,7 +119,7 @@ export function bugsReadSuite(root: string): BenchSuite {
       }
 
       const bigDb = await ctx.createDatabase();
-      const server = await startServer(root, bigDb.url);
+      const server = await startServerProcess(root, bigDb.url);
       const pool = createPool(bigDb.url, { max: 20 });
       try {
         const team = await registerTeam(server.url, 20, 50);
@@ -205,7 +131,7 @@ export function bugsReadSuite(root: string): BenchSuite {
           `${large} bugs, ${events} events appended in ${round(loadSeconds)} s; projector caught up ${round(behind)} s later`,
         );
 
-        const floor = await runConcurrent(requests, 32, () => call(`${server.url}/health`).then(() => {}));
+        const floor = await runConcurrent(requests, 32, () => benchCall(`${server.url}/health`).then(() => {}));
         const lists: [string, string, string][] = [
           ['admin: GET /api/bugs?limit=25', '/api/bugs?limit=25', team.admin.token],
           ['tester: GET /api/bugs?limit=25', '/api/bugs?limit=25', team.testers[0]!.token],
@@ -213,8 +139,10 @@ export function bugsReadSuite(root: string): BenchSuite {
           ['admin: GET /api/bugs?status=pending&limit=25', '/api/bugs?status=pending&limit=25', team.admin.token],
         ];
         for (const [name, pathAndQuery, token] of lists) {
-          await runConcurrent(200, 32, () => call(server.url + pathAndQuery, token).then(() => {}));
-          const run = await runConcurrent(requests, 32, () => call(server.url + pathAndQuery, token).then(() => {}));
+          await runConcurrent(200, 32, () => benchCall(server.url + pathAndQuery, { token }).then(() => {}));
+          const run = await runConcurrent(requests, 32, () =>
+            benchCall(server.url + pathAndQuery, { token }).then(() => {}),
+          );
           const p99 = percentile(run.latencies, 99);
           rows.push({
             suite: 'bugs-read',

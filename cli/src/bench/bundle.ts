@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { BENCH_INVITE_CODE, startServerProcess } from './server-process.js';
+import { registerBenchUser, startServerProcess } from './server-process.js';
 import type { BenchRow, BenchSuite } from './types.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -30,18 +30,7 @@ export function bundleSuite(root: string): BenchSuite {
         ],
       });
       try {
-        const register = await fetch(`${server.url}/api/auth/register`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            name: 'Bundle Admin',
-            email: `bundle.${Date.now()}@example.com`,
-            password: 'bundle password',
-            role: 'admin',
-            adminInviteToken: BENCH_INVITE_CODE,
-          }),
-        });
-        const { token } = (await register.json()) as { token: string };
+        const { token } = await registerBenchUser(server.url, 'admin', 1);
         const measure = async (path: string, readyText: string, withToken: boolean) => {
           const context = await browser.newContext();
           if (withToken) await context.addInitScript(`window.localStorage.setItem('token', ${JSON.stringify(token)})`);

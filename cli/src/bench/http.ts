@@ -1,31 +1,6 @@
-import { BENCH_INVITE_CODE, startServerProcess } from './server-process.js';
+import { benchCall, registerBenchUser, startServerProcess } from './server-process.js';
 import { percentile, round, runConcurrent } from './stats.js';
 import type { BenchRow, BenchSuite } from './types.js';
-
-async function json(url: string, method: string, body?: unknown, token?: string) {
-  const response = await fetch(url, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 200)}`);
-  return text ? JSON.parse(text) : null;
-}
-
-async function register(base: string, role: 'admin' | 'tester' | 'developer', n: number) {
-  const answer = await json(`${base}/api/auth/register`, 'POST', {
-    name: `Bench ${role} ${n}`,
-    email: `bench.${role}.${n}.${Date.now()}@example.com`,
-    password: 'bench password 1',
-    role,
-    ...(role === 'admin' ? { adminInviteToken: BENCH_INVITE_CODE } : {}),
-  });
-  return { id: answer._id as string, token: answer.token as string };
-}
 
 /**
  * Commands over real HTTP against the launcher in its own process: auth, zod,
@@ -41,14 +16,12 @@ export function httpSuite(root: string): BenchSuite {
       const server = await startServerProcess(root, database.url);
       try {
         const base = server.url;
-        const tester = await register(base, 'tester', 1);
-        const developer = await register(base, 'developer', 1);
+        const tester = await registerBenchUser(base, 'tester', 1);
+        const developer = await registerBenchUser(base, 'developer', 1);
         const n = ctx.quick ? 600 : 3000;
         const report = (i: number) =>
-          json(
-            `${base}/api/bugs`,
-            'POST',
-            {
+          benchCall(`${base}/api/bugs`, {
+            body: {
               title: `Bench bug number ${i}`,
               description: 'Steps: open the page, click the button, see the error.',
               priority: 'Medium',
@@ -57,11 +30,11 @@ export function httpSuite(root: string): BenchSuite {
               assignedTo: [developer.id],
               checklist: [{ text: 'reproduce', completed: false }],
             },
-            tester.token,
-          );
+            token: tester.token,
+          });
         const bugIds: string[] = [];
         for (const connections of [1, 8, 32]) {
-          const floor = await runConcurrent(n, connections, () => json(`${base}/health`, 'GET').then(() => {}));
+          const floor = await runConcurrent(n, connections, () => benchCall(`${base}/health`).then(() => {}));
           const run = await runConcurrent(n, connections, async (i) => {
             const answer = await report(i);
             if (bugIds.length < 2000) bugIds.push(answer.bug._id);
@@ -83,7 +56,11 @@ export function httpSuite(root: string): BenchSuite {
         }
         const statuses = ['In Progress', 'Closed', 'Open'];
         const change = await runConcurrent(Math.min(n, bugIds.length), 8, async (i) => {
-          await json(`${base}/api/bugs/${bugIds[i]}/status`, 'PUT', { status: statuses[i % 3] }, developer.token);
+          await benchCall(`${base}/api/bugs/${bugIds[i]}/status`, {
+            method: 'PUT',
+            body: { status: statuses[i % 3] },
+            token: developer.token,
+          });
         });
         rows.push({
           suite: 'http',

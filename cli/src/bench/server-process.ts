@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +20,13 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-bench-data-'));
-  const child = spawn(process.execPath, [path.join(root, 'cli', 'dist', 'main.js'), 'start'], {
+  // The built launcher; from source (vite's module runner) with BENCH_FROM_SOURCE=1 or without a build.
+  const dist = path.join(root, 'cli', 'dist', 'main.js');
+  const fromSource = process.env.BENCH_FROM_SOURCE === '1' || !existsSync(dist);
+  const args = fromSource
+    ? [path.join(root, 'test-support', 'run-ts.mjs'), path.join(root, 'cli', 'src', 'bench', 'source-start.ts')]
+    : [dist, 'start'];
+  const child = spawn(process.execPath, args, {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -35,7 +42,7 @@ export async function startServerProcess(
   });
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 120_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Bugtrail is running')) {
@@ -54,4 +61,42 @@ export async function startServerProcess(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A JSON call for the bench: GET without a body, else the method given (POST by default). */
+export async function benchCall(
+  url: string,
+  options: { method?: string; body?: unknown; token?: string } = {},
+): Promise<any> {
+  const { body, token } = options;
+  const response = await fetch(url, {
+    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${options.method ?? 'GET/POST'} ${url}: ${response.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+export type BenchUser = { id: string; token: string };
+
+export async function registerBenchUser(
+  base: string,
+  role: 'admin' | 'tester' | 'developer',
+  n: number,
+): Promise<BenchUser> {
+  const answer = await benchCall(`${base}/api/auth/register`, {
+    body: {
+      name: `Bench ${role} ${n}`,
+      email: `bench.${role}.${n}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`,
+      password: 'bench password 1',
+      role,
+      ...(role === 'admin' ? { adminInviteToken: BENCH_INVITE_CODE } : {}),
+    },
+  });
+  return { id: answer._id, token: answer.token };
 }
