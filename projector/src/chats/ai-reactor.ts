@@ -14,6 +14,7 @@ import { type EventStore, type Position, type RecordedEvent, START } from '@bugt
 import type { Logger } from '@bugtrail/platform';
 import { type Kysely, type Migration, sql } from 'kysely';
 import type pg from 'pg';
+import { LeaderLoop } from '../runtime/leader-loop.js';
 
 /**
  * Writes the answer to one human message, or null to stay silent. The provider
@@ -68,11 +69,8 @@ export type ChatAiReactorOptions = {
  */
 export class ChatAiReactor {
   private readonly responder: AiResponder | null;
-  private running = false;
-  private loop: Promise<void> | null = null;
+  private readonly leader: LeaderLoop;
   private subscription: { close(): Promise<void> } | null = null;
-  private lockClient: pg.PoolClient | null = null;
-  private wake: (() => void) | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -86,6 +84,16 @@ export class ChatAiReactor {
       );
       this.responder = null;
     } else this.responder = noProviderResponder;
+    this.leader = new LeaderLoop(
+      pool,
+      LEADER_LOCK,
+      'AI reactor',
+      options.logger,
+      () => this.follow(),
+      () => {
+        void this.subscription?.close();
+      },
+    );
   }
 
   /**
@@ -101,27 +109,8 @@ export class ChatAiReactor {
   }
 
   start(): void {
-    if (this.running || !this.responder) return;
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        if (!(await this.acquireLock())) {
-          await this.sleep(1000);
-          continue;
-        }
-        await this.follow();
-      } catch (error) {
-        if (!this.running) break;
-        this.options.logger.warn('AI reactor interrupted; retrying', { error: (error as Error).message });
-        await this.releaseLock();
-        await this.sleep(1000);
-      }
-    }
-    await this.releaseLock();
+    if (!this.responder) return;
+    this.leader.start();
   }
 
   private async follow(): Promise<void> {
@@ -130,12 +119,12 @@ export class ChatAiReactor {
       [REACTOR],
     );
     // stop() may have run while we awaited: it found no subscription to close.
-    if (!this.running) return;
+    if (!this.leader.isRunning) return;
     const subscription = this.store.subscribe(rows[0]?.position ?? START, { batchSize: this.options.batchSize ?? 500 });
     this.subscription = subscription;
     try {
       for await (const batch of subscription) {
-        if (!this.running || !this.lockClient) break;
+        if (!this.leader.isLeading) break;
         await this.handleBatch(batch);
         const last = batch[batch.length - 1];
         if (last) await this.saveCheckpoint(last.position);
@@ -202,62 +191,8 @@ export class ChatAiReactor {
     );
   }
 
-  private async acquireLock(): Promise<boolean> {
-    const client = await this.pool.connect();
-    try {
-      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
-        LEADER_LOCK,
-      ]);
-      if (!rows[0]?.locked) {
-        client.release();
-        return false;
-      }
-    } catch (error) {
-      client.release(error as Error);
-      throw error;
-    }
-    client.on('error', (error) => {
-      if (this.lockClient !== client) return;
-      this.lockClient = null;
-      client.release(error);
-      void this.subscription?.close();
-    });
-    this.lockClient = client;
-    return true;
-  }
-
-  private async releaseLock(): Promise<void> {
-    const client = this.lockClient;
-    this.lockClient = null;
-    if (!client) return;
-    try {
-      await client.query('select pg_advisory_unlock($1)', [LEADER_LOCK]);
-      client.release();
-    } catch (error) {
-      client.release(error as Error);
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = null;
-        resolve();
-      }, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        this.wake = null;
-        resolve();
-      };
-    });
-  }
-
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.subscription?.close();
-    await this.loop;
-    this.loop = null;
+    await this.leader.stop(() => this.subscription?.close());
   }
 }
 

@@ -8,6 +8,7 @@ import {
 } from '@bugtrail/platform';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type pg from 'pg';
+import { LeaderLoop } from './leader-loop.js';
 import { type Projection, READ_MODEL_SCHEMA } from './projection.js';
 
 const LEADER_LOCK = 7310002;
@@ -59,14 +60,9 @@ export function chunkNotices(position: Position, topics: readonly string[], rese
 export class Projector {
   private readonly batchSize: number;
   private readonly logger: Logger;
-  private role: ProjectorStatus['role'] = 'stopped';
-  private running = false;
-  private loop: Promise<void> | null = null;
+  private readonly leader: LeaderLoop;
   private subscription: { close(): Promise<void> } | null = null;
-  private lockClient: pg.PoolClient | null = null;
-  private dropLockListener: (() => void) | null = null;
   private position: Position = START;
-  private wake: (() => void) | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -77,6 +73,16 @@ export class Projector {
   ) {
     this.batchSize = options.batchSize ?? 1000;
     this.logger = options.logger;
+    this.leader = new LeaderLoop(
+      pool,
+      LEADER_LOCK,
+      'projector',
+      options.logger,
+      () => this.follow(),
+      () => {
+        void this.subscription?.close();
+      },
+    );
     const names = new Set(projections.map((p) => p.name));
     if (names.size !== projections.length) throw new Error('projection names must be unique');
   }
@@ -118,92 +124,25 @@ export class Projector {
 
   /** Starts following: as leader when the lock is free, else as a standby that retries. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        if (!(await this.acquireLeadership())) {
-          this.role = 'standby';
-          await this.sleep(1000);
-          continue;
-        }
-        this.role = 'leader';
-        this.logger.info('projector is the leader');
-        await this.follow();
-      } catch (error) {
-        if (!this.running) break;
-        this.logger.warn('projector interrupted; retrying', { error: (error as Error).message });
-        await this.releaseLeadership();
-        await this.sleep(1000);
-      }
-    }
-    await this.releaseLeadership();
-    this.role = 'stopped';
-  }
-
-  private async acquireLeadership(): Promise<boolean> {
-    const client = await this.pool.connect();
-    try {
-      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
-        LEADER_LOCK,
-      ]);
-      if (!rows[0]?.locked) {
-        client.release();
-        return false;
-      }
-    } catch (error) {
-      client.release(error as Error);
-      throw error;
-    }
-    // Losing this connection loses the lock: stop following so a standby can lead.
-    const onError = (error: Error) => {
-      if (this.lockClient !== client) return;
-      this.lockClient = null;
-      client.release(error);
-      void this.subscription?.close();
-    };
-    client.on('error', onError);
-    // The pooled client outlives the leadership: a listener left on it would pile up.
-    this.dropLockListener = () => client.removeListener('error', onError);
-    this.lockClient = client;
-    return true;
-  }
-
-  private async releaseLeadership(): Promise<void> {
-    const client = this.lockClient;
-    this.lockClient = null;
-    this.dropLockListener?.();
-    this.dropLockListener = null;
-    if (!client) return;
-    try {
-      await client.query('select pg_advisory_unlock($1)', [LEADER_LOCK]);
-      client.release();
-    } catch (error) {
-      client.release(error as Error);
-    }
+    this.leader.start();
   }
 
   private async follow(): Promise<void> {
     const from = await this.slowestCheckpoint();
     this.position = from;
     // stop() may have run while we awaited: it found no subscription to close.
-    if (!this.running) return;
+    if (!this.leader.isRunning) return;
     const subscription = this.store.subscribe(from, { batchSize: this.batchSize });
     this.subscription = subscription;
     try {
       for await (const batch of subscription) {
-        if (!this.running || !this.lockClient) break;
+        if (!this.leader.isLeading) break;
         await this.applyBatch(batch);
       }
     } finally {
       await subscription.close();
       this.subscription = null;
     }
-    if (this.running && !this.lockClient) throw new Error('leadership lost');
   }
 
   /** Applies one batch to every live projection, exactly once, and announces it. */
@@ -352,7 +291,7 @@ export class Projector {
     const pending = await this.store.readAll(position, cap);
     const oldest = pending[0];
     return {
-      role: this.role,
+      role: this.leader.role,
       position,
       eventsBehind: pending.length,
       eventsBehindCapped: pending.length >= cap,
@@ -360,26 +299,8 @@ export class Projector {
     };
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = null;
-        resolve();
-      }, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        this.wake = null;
-        resolve();
-      };
-    });
-  }
-
   /** Stops at a batch boundary: the batch in flight commits (or rolls back) whole. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.subscription?.close();
-    await this.loop;
-    this.loop = null;
+    await this.leader.stop(() => this.subscription?.close());
   }
 }
