@@ -1,7 +1,17 @@
 import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capture, type E2E, http, openPage, registerUser, type Session, startE2E, type TestUser } from './harness.js';
+import {
+  capture,
+  type E2E,
+  http,
+  openPage,
+  registerUser,
+  type Session,
+  startE2E,
+  type TestUser,
+  toast,
+} from './harness.js';
 
 /** A real PNG (the server checks magic bytes), big enough to see as a thumbnail. */
 function solidPng(width: number, height: number, rgb: [number, number, number]): Buffer {
@@ -388,7 +398,7 @@ describe('chat: two users talk with attachments, mentions and replies; markup st
     const temp = page.locator('[data-temp="true"]').filter({ hasText: 'This one will fail' });
     await temp.getByText('Sending...').waitFor();
     release();
-    await page.locator('[data-sonner-toast]').filter({ hasText: 'This chat is read-only' }).first().waitFor();
+    await toast(tina, 'This chat is read-only');
     await temp.waitFor({ state: 'detached' });
     expect(await box.inputValue()).toBe('This one will fail');
     await page.unroute('**/api/chats/*/messages');
@@ -396,7 +406,7 @@ describe('chat: two users talk with attachments, mentions and replies; markup st
       route.request().method() === 'POST' ? route.abort('connectionrefused') : route.continue(),
     );
     await box.press('Enter');
-    await page.locator('[data-sonner-toast]').filter({ hasText: 'Failed to send message' }).first().waitFor();
+    await toast(tina, 'Failed to send message');
     expect(await page.locator('[data-temp="true"]').count()).toBe(0);
     await page.unroute('**/api/chats/*/messages');
     await box.fill('');

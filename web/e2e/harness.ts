@@ -68,6 +68,11 @@ export async function openPage(
   return { context, page };
 }
 
+/** Waits for a toast (sonner) with the given text to show. */
+export function toast(session: { page: Page }, text: string) {
+  return session.page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor();
+}
+
 /** The page at 1280 and 390 px, full length, as <name>-1280.png and <name>-390.png. */
 export async function capture(page: Page, name: string) {
   const size = page.viewportSize() ?? { width: 1280, height: 860 };

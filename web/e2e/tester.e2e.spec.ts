@@ -8,10 +8,8 @@ import {
   type Session,
   startE2E,
   type TestUser,
+  toast,
 } from './harness.js';
-
-const toast = (session: Session, text: string) =>
-  session.page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor();
 
 describe('tester: report, follow, edit and delete a bug', () => {
   let e2e: E2E;

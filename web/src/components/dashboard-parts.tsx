@@ -1,5 +1,10 @@
+import { Bug, CircleCheck, CircleDot, Loader } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { formatToday, greeting } from '../lib/format';
+import { formatToday, greeting, type StatusView } from '../lib/format';
+import type { Bug as BugType, Dashboard, LevelCounts } from '../lib/types';
+import { BugTable } from './bug-table';
+import { BAR_HEIGHT, BarChart, DOUGHNUT_HEIGHT, DoughnutChart } from './charts';
+import { StatCard } from './stat-card';
 import { Card, CardHeader } from './ui/card';
 import { Skeleton } from './ui/skeleton';
 
@@ -39,6 +44,119 @@ export function ChartCard({
           children
         )}
       </div>
+    </Card>
+  );
+}
+
+/**
+ * The row of four status counts every dashboard opens with. The counts mean the same on
+ * every dashboard; each role names the total, open and closed ones in its own words.
+ */
+export function StatusStatCards({
+  stats,
+  isLoading,
+  labels,
+}: {
+  stats: Dashboard['statistics'] | undefined;
+  isLoading: boolean;
+  labels: { total: string; open: string; closed: string };
+}) {
+  return (
+    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <StatCard label={labels.total} value={stats?.totalBugs} icon={Bug} isLoading={isLoading} />
+      <StatCard label={labels.open} value={stats?.openBugs} icon={CircleDot} accent="violet" isLoading={isLoading} />
+      <StatCard
+        label="In Progress Bugs"
+        value={stats?.inProgressBugs}
+        icon={Loader}
+        accent="cyan"
+        isLoading={isLoading}
+      />
+      <StatCard
+        label={labels.closed}
+        value={stats?.closedBugs}
+        icon={CircleCheck}
+        accent="green"
+        isLoading={isLoading}
+      />
+    </div>
+  );
+}
+
+/** The bugs by status as a doughnut; each role names the open and closed slices its own way. */
+export function StatusDoughnutCard({
+  title,
+  distribution,
+  isLoading,
+  labels,
+}: {
+  title: string;
+  distribution: Dashboard['charts']['bugDistribution'] | undefined;
+  isLoading: boolean;
+  labels: { open: string; closed: string };
+}) {
+  return (
+    <ChartCard title={title} isLoading={isLoading} height={DOUGHNUT_HEIGHT}>
+      <DoughnutChart
+        label={title}
+        data={[
+          { label: labels.open, value: distribution?.Open ?? 0 },
+          { label: 'In Progress', value: distribution?.['In Progress'] ?? distribution?.InProgress ?? 0 },
+          { label: labels.closed, value: distribution?.Closed ?? 0 },
+        ]}
+      />
+    </ChartCard>
+  );
+}
+
+/** High / Medium / Low counts as bars, under the names the role uses for those levels. */
+export function LevelBarCard({
+  title,
+  levels,
+  isLoading,
+  labels,
+}: {
+  title: string;
+  levels: LevelCounts | undefined;
+  isLoading: boolean;
+  labels: { high: string; medium: string; low: string };
+}) {
+  return (
+    <ChartCard title={title} isLoading={isLoading} height={BAR_HEIGHT}>
+      <BarChart
+        label={title}
+        data={[
+          { label: labels.high, value: levels?.High ?? 0 },
+          { label: labels.medium, value: levels?.Medium ?? 0 },
+          { label: labels.low, value: levels?.Low ?? 0 },
+        ]}
+      />
+    </ChartCard>
+  );
+}
+
+/** A dashboard's latest bugs as a table, with the role's "See All" link in the header. */
+export function RecentBugsCard({
+  title,
+  action,
+  className,
+  bugs,
+  view,
+  isLoading,
+  onRowClick,
+}: {
+  title: string;
+  action: ReactNode;
+  className?: string;
+  bugs: BugType[] | undefined;
+  view: StatusView;
+  isLoading: boolean;
+  onRowClick: (id: string) => void;
+}) {
+  return (
+    <Card className={className}>
+      <CardHeader title={title} action={action} />
+      <BugTable bugs={bugs ?? []} view={view} isLoading={isLoading} onRowClick={onRowClick} />
     </Card>
   );
 }

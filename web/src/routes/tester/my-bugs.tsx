@@ -1,15 +1,12 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { Bug, Plus, RefreshCw } from 'lucide-react';
-import { BugCard } from '../../components/bug-card';
-import { LoadMore } from '../../components/load-more';
+import { Plus, RefreshCw } from 'lucide-react';
+import { BugCardGrid } from '../../components/bug-card-grid';
 import { PageHeader } from '../../components/page-header';
 import { Button, buttonClass } from '../../components/ui/button';
-import { EmptyState } from '../../components/ui/empty-state';
-import { SkeletonCards } from '../../components/ui/skeleton';
 import { Tabs } from '../../components/ui/tabs';
 import { notify } from '../../lib/notify';
-import { bugListQuery, flattenPages } from '../../lib/queries';
+import { bugListQuery } from '../../lib/queries';
 import { compact, pickOne, testerTabs } from '../../lib/search';
 import { useErrorToast } from '../../lib/use-error-toast';
 
@@ -23,7 +20,6 @@ function MyBugsPage() {
   const navigate = useNavigate({ from: Route.fullPath });
   const query = useInfiniteQuery(bugListQuery({ status: status ?? '' }));
   useErrorToast(query.error, 'Failed to load bugs');
-  const bugs = flattenPages(query.data);
   const summary = query.data?.pages[0]?.statusSummary;
   const refresh = async () => {
     const result = await query.refetch();
@@ -69,33 +65,13 @@ function MyBugsPage() {
           ]}
         />
       </div>
-      {query.isPending ? (
-        <SkeletonCards />
-      ) : bugs.length === 0 ? (
-        <div className="rounded-xl border border-dashed border-slate-300 bg-white">
-          <EmptyState icon={<Bug className="size-6" />} title="No bugs found for this status" />
-        </div>
-      ) : (
-        <>
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
-            {bugs.map((bug) => (
-              <BugCard
-                key={bug._id}
-                bug={bug}
-                view="tester"
-                onOpen={() => void navigate({ to: '/tester/bug/$bugId', params: { bugId: bug._id } })}
-              />
-            ))}
-          </div>
-          <LoadMore
-            hasMore={query.hasNextPage}
-            isLoading={query.isFetchingNextPage}
-            onLoad={() => void query.fetchNextPage()}
-            shown={bugs.length}
-            {...(total !== undefined ? { total } : {})}
-          />
-        </>
-      )}
+      <BugCardGrid
+        query={query}
+        view="tester"
+        emptyTitle="No bugs found for this status"
+        onOpen={(bug) => void navigate({ to: '/tester/bug/$bugId', params: { bugId: bug._id } })}
+        total={total}
+      />
     </>
   );
 }

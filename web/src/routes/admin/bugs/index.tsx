@@ -1,20 +1,17 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { Bug, Download, Plus } from 'lucide-react';
+import { Download, Plus } from 'lucide-react';
 import { useState } from 'react';
-import { BugCard } from '../../../components/bug-card';
+import { BugCardGrid } from '../../../components/bug-card-grid';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { LoadMore } from '../../../components/load-more';
 import { PageHeader } from '../../../components/page-header';
 import { Button, buttonClass } from '../../../components/ui/button';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { SkeletonCards } from '../../../components/ui/skeleton';
 import { Tabs } from '../../../components/ui/tabs';
 import { downloadFile } from '../../../lib/api';
 import { bugTitle } from '../../../lib/format';
 import { useDeleteBug } from '../../../lib/mutations';
 import { notify } from '../../../lib/notify';
-import { bugListQuery, flattenPages } from '../../../lib/queries';
+import { bugListQuery } from '../../../lib/queries';
 import { compact, pickOne, teamTabs } from '../../../lib/search';
 import type { Bug as BugType } from '../../../lib/types';
 import { useErrorToast } from '../../../lib/use-error-toast';
@@ -36,7 +33,6 @@ function ManageBugsPage() {
   const remove = useDeleteBug();
   const [toDelete, setToDelete] = useState<BugType | null>(null);
   const [isDownloading, setDownloading] = useState(false);
-  const bugs = flattenPages(query.data);
   const summary = query.data?.pages[0]?.statusSummary;
   const counts: Record<string, number> = {
     '': summary?.all ?? 0,
@@ -90,34 +86,14 @@ function ManageBugsPage() {
           />
         </div>
       ) : null}
-      {query.isPending ? (
-        <SkeletonCards />
-      ) : bugs.length === 0 ? (
-        <div className="rounded-xl border border-dashed border-slate-300 bg-white">
-          <EmptyState icon={<Bug className="size-6" />} title="No bugs found" />
-        </div>
-      ) : (
-        <>
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
-            {bugs.map((bug) => (
-              <BugCard
-                key={bug._id}
-                bug={bug}
-                view="team"
-                onOpen={() => void navigate({ to: '/admin/bugs/$bugId', params: { bugId: bug._id } })}
-                onDelete={() => setToDelete(bug)}
-              />
-            ))}
-          </div>
-          <LoadMore
-            hasMore={query.hasNextPage}
-            isLoading={query.isFetchingNextPage}
-            onLoad={() => void query.fetchNextPage()}
-            shown={bugs.length}
-            total={counts[status ?? ''] ?? counts['']}
-          />
-        </>
-      )}
+      <BugCardGrid
+        query={query}
+        view="team"
+        emptyTitle="No bugs found"
+        onOpen={(bug) => void navigate({ to: '/admin/bugs/$bugId', params: { bugId: bug._id } })}
+        onDelete={setToDelete}
+        total={counts[status ?? ''] ?? counts['']}
+      />
       <ConfirmModal
         isOpen={toDelete !== null}
         title="Delete Bug"

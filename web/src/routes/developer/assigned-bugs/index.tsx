@@ -1,18 +1,14 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { Bug, Search } from 'lucide-react';
+import { Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { BugCard } from '../../../components/bug-card';
-import { LoadMore } from '../../../components/load-more';
+import { BugCardGrid } from '../../../components/bug-card-grid';
 import { PageHeader } from '../../../components/page-header';
-import { EmptyState } from '../../../components/ui/empty-state';
 import { controlClass } from '../../../components/ui/field';
-import { SkeletonCards } from '../../../components/ui/skeleton';
-import { messageOf } from '../../../lib/api';
-import { notify } from '../../../lib/notify';
-import { bugListQuery, flattenPages } from '../../../lib/queries';
+import { bugListQuery } from '../../../lib/queries';
 import { compact, pickOne, pickText, teamTabs } from '../../../lib/search';
 import { useDebounced } from '../../../lib/use-debounced';
+import { useErrorToast } from '../../../lib/use-error-toast';
 
 export const Route = createFileRoute('/developer/assigned-bugs/')({
   validateSearch: (search: Record<string, unknown>) =>
@@ -31,10 +27,7 @@ function AssignedBugsPage() {
       void navigate({ search: (prev) => compact({ ...prev, q: debounced || undefined }), replace: true });
   }, [debounced, q, navigate]);
   const query = useInfiniteQuery(bugListQuery({ status: status ?? '', q: q ?? '' }));
-  useEffect(() => {
-    if (query.error) notify.error(messageOf(query.error, 'Failed to load assigned bugs'));
-  }, [query.error]);
-  const bugs = flattenPages(query.data);
+  useErrorToast(query.error, 'Failed to load assigned bugs', { preferServer: true });
   return (
     <>
       <PageHeader title="Assigned Bugs" subtitle="Bugs assigned to you." />
@@ -75,32 +68,12 @@ function AssignedBugsPage() {
           ))}
         </select>
       </div>
-      {query.isPending ? (
-        <SkeletonCards />
-      ) : bugs.length === 0 ? (
-        <div className="rounded-xl border border-dashed border-slate-300 bg-white">
-          <EmptyState icon={<Bug className="size-6" />} title="No bugs assigned to you" />
-        </div>
-      ) : (
-        <>
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
-            {bugs.map((bug) => (
-              <BugCard
-                key={bug._id}
-                bug={bug}
-                view="team"
-                onOpen={() => void navigate({ to: '/developer/assigned-bugs/$bugId', params: { bugId: bug._id } })}
-              />
-            ))}
-          </div>
-          <LoadMore
-            hasMore={query.hasNextPage}
-            isLoading={query.isFetchingNextPage}
-            onLoad={() => void query.fetchNextPage()}
-            shown={bugs.length}
-          />
-        </>
-      )}
+      <BugCardGrid
+        query={query}
+        view="team"
+        emptyTitle="No bugs assigned to you"
+        onOpen={(bug) => void navigate({ to: '/developer/assigned-bugs/$bugId', params: { bugId: bug._id } })}
+      />
     </>
   );
 }

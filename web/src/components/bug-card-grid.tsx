@@ -1,0 +1,67 @@
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import { Bug } from 'lucide-react';
+import type { StatusView } from '../lib/format';
+import { flattenPages } from '../lib/queries';
+import type { BugPage, Bug as BugType } from '../lib/types';
+import { BugCard } from './bug-card';
+import { LoadMore } from './load-more';
+import { EmptyState } from './ui/empty-state';
+import { SkeletonCards } from './ui/skeleton';
+
+type BugListResult = Pick<
+  UseInfiniteQueryResult<InfiniteData<BugPage, unknown>>,
+  'data' | 'isPending' | 'hasNextPage' | 'isFetchingNextPage' | 'fetchNextPage'
+>;
+
+/**
+ * A paged bug list as cards: skeletons while the first page loads, the page's own empty
+ * state when nothing matches, else the cards and a "Load more" (with "Showing n of total"
+ * when the page knows the total).
+ */
+export function BugCardGrid({
+  query,
+  view,
+  emptyTitle,
+  onOpen,
+  onDelete,
+  total,
+}: {
+  query: BugListResult;
+  view: StatusView;
+  emptyTitle: string;
+  onOpen: (bug: BugType) => void;
+  onDelete?: (bug: BugType) => void;
+  total?: number | undefined;
+}) {
+  const bugs = flattenPages(query.data);
+  if (query.isPending) return <SkeletonCards />;
+  if (bugs.length === 0) {
+    return (
+      <div className="rounded-xl border border-dashed border-slate-300 bg-white">
+        <EmptyState icon={<Bug className="size-6" />} title={emptyTitle} />
+      </div>
+    );
+  }
+  return (
+    <>
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        {bugs.map((bug) => (
+          <BugCard
+            key={bug._id}
+            bug={bug}
+            view={view}
+            onOpen={() => onOpen(bug)}
+            onDelete={onDelete ? () => onDelete(bug) : undefined}
+          />
+        ))}
+      </div>
+      <LoadMore
+        hasMore={query.hasNextPage}
+        isLoading={query.isFetchingNextPage}
+        onLoad={() => void query.fetchNextPage()}
+        shown={bugs.length}
+        total={total}
+      />
+    </>
+  );
+}
