@@ -12,6 +12,7 @@ import {
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { sql, type Transaction } from 'kysely';
+import { chunks } from '../runtime/chunks.js';
 import type { Projection } from '../runtime/projection.js';
 import {
   type ChatMembersTable,
@@ -288,13 +289,13 @@ async function write(db: Transaction<any>, schema: string, batch: ChatBatch): Pr
     await q().deleteFrom('chats').where('id', 'in', gone).execute();
   }
   const rows = [...batch.dirtyChats].map((id) => batch.chats.get(id)).filter((r): r is ChatRow => r !== undefined);
-  if (rows.length > 0) {
+  for (const slice of chunks(rows)) {
     await q()
       .insertInto('chats')
-      .values(rows)
+      .values(slice)
       .onConflict((oc) =>
         oc.column('id').doUpdateSet((eb) => {
-          const columns = Object.keys(rows[0]!).filter((c) => c !== 'id' && c !== 'created_at' && c !== 'created_by');
+          const columns = Object.keys(slice[0]!).filter((c) => c !== 'id' && c !== 'created_at' && c !== 'created_by');
           return Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}`)]));
         }),
       )

@@ -1,6 +1,7 @@
 import type { ProfileUpdatedData, Role, UserRegisteredData } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Kysely, sql } from 'kysely';
+import { chunks } from '../runtime/chunks.js';
 import type { Projection } from '../runtime/projection.js';
 
 export interface UsersTable {
@@ -82,18 +83,20 @@ export const usersProjection: Projection = {
       topics.add(`user:${(event.data as { userId: string }).userId}`);
     }
     topics.add('users');
-    await db
-      .withSchema(schema)
-      .insertInto('users')
-      .values([...touched.values()])
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
-          email: eb.ref('excluded.email'),
-          profile_image_url: eb.ref('excluded.profile_image_url'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
+    for (const rows of chunks([...touched.values()])) {
+      await db
+        .withSchema(schema)
+        .insertInto('users')
+        .values(rows)
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            name: eb.ref('excluded.name'),
+            email: eb.ref('excluded.email'),
+            profile_image_url: eb.ref('excluded.profile_image_url'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .execute();
+    }
   },
 };
