@@ -91,8 +91,8 @@ describe('runLiveConnection', () => {
 
 describe('topic → query keys (ADR 004)', () => {
   it('names exactly the keys of the table', () => {
-    expect(queryKeysForTopic('bug:b1')).toEqual([['bug', 'b1'], ['bugs'], ['dashboard']]);
-    expect(queryKeysForTopic('bugs')).toEqual([['bugs'], ['dashboard']]);
+    expect(queryKeysForTopic('bug:b1')).toEqual([['bug', 'b1'], ['bugs'], ['dashboard'], ['users']]);
+    expect(queryKeysForTopic('bugs')).toEqual([['bugs'], ['dashboard'], ['users']]);
     expect(queryKeysForTopic('user:u1')).toEqual([['users'], ['profile']]);
     expect(queryKeysForTopic('users')).toEqual([['users'], ['profile']]);
     expect(queryKeysForTopic('chat:c1')).toEqual([['chats'], ['chat', 'c1'], ['chat', 'c1', 'messages']]);
@@ -106,7 +106,7 @@ describe('topic → query keys (ADR 004)', () => {
       ['bug', 'b2'],
       ['bugs', 'list', { status: 'Open' }],
       ['dashboard', 'admin'],
-      ['users'],
+      ['chats'],
     ];
     for (const key of keys) client.setQueryData(key, 1);
     const invalidator = createInvalidator(client, 0);

@@ -9,10 +9,11 @@ export function queryKeysForTopic(topic: string): QueryKey[] {
   const kind = colon < 0 ? topic : topic.slice(0, colon);
   const id = colon < 0 ? null : topic.slice(colon + 1);
   switch (kind) {
+    // Bug changes also move the team's task counters (the admin's Team Members page).
     case 'bug':
-      return id ? [['bug', id], ['bugs'], ['dashboard']] : [['bugs'], ['dashboard']];
+      return id ? [['bug', id], ['bugs'], ['dashboard'], ['users']] : [['bugs'], ['dashboard'], ['users']];
     case 'bugs':
-      return [['bugs'], ['dashboard']];
+      return [['bugs'], ['dashboard'], ['users']];
     case 'user':
     case 'users':
       return [['users'], ['profile']];
