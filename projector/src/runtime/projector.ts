@@ -153,10 +153,10 @@ export class Projector {
     await this.db.transaction().execute(async (tx) => {
       // Read models are derived data and move with their checkpoint in this one
       // transaction: a crash can only lose whole batches, which are then replayed.
-      // So the commit need not wait for the WAL flush.
-      await sql`set local synchronous_commit = off`.execute(tx);
+      // So the commit need not wait for the WAL flush (set in the same round trip).
       const checkpoints = await sql<CheckpointRow>`
-        select name, position, version from projector.checkpoints
+        select name, position, version, set_config('synchronous_commit', 'off', true) as sync
+        from projector.checkpoints
         where name in (${sql.join(this.projections.map((p) => p.name))})
         order by name for update`.execute(tx);
       const byName = new Map(checkpoints.rows.map((r) => [r.name, r.position]));
@@ -167,27 +167,23 @@ export class Projector {
         const fresh = seen >= last.position ? [] : batch.filter((e) => e.position > seen);
         if (fresh.length > 0) await projection.apply(fresh, { db: tx, schema: READ_MODEL_SCHEMA, topics });
       }
-      await tx
-        .updateTable('projector.checkpoints')
-        .set({ position: last.position, updated_at: sql`now()` })
-        .where(
-          'name',
-          'in',
-          this.projections.map((p) => p.name),
-        )
-        .where('position', '<', last.position)
-        .execute();
+      // Checkpoints, the resume row and the notices in one round trip (data-modifying
+      // CTEs always run; the notices go out on commit, in order).
       const topicList = [...topics];
-      if (topicList.length > 0) {
-        await tx
-          .insertInto('projector.changes')
-          .values({ position: last.position, topics: topicList })
-          .onConflict((oc) => oc.column('position').doNothing())
-          .execute();
-      }
-      for (const notice of chunkNotices(last.position, topicList)) {
-        await sql`select pg_notify(${CHANGES_CHANNEL}, ${encodeChangeNotice(notice)})`.execute(tx);
-      }
+      const notices = chunkNotices(last.position, topicList).map(encodeChangeNotice);
+      await sql`
+        with moved as (
+          update projector.checkpoints set position = ${last.position}, updated_at = now()
+          where name in (${sql.join(this.projections.map((p) => p.name))}) and position < ${last.position}
+          returning 1
+        ), recorded as (
+          insert into projector.changes (position, topics)
+          select ${last.position}, ${topicList}::text[] where cardinality(${topicList}::text[]) > 0
+          on conflict (position) do nothing
+          returning 1
+        )
+        select pg_notify(${CHANGES_CHANNEL}, notice)
+        from unnest(${notices}::text[]) with ordinality as n(notice, i) order by i`.execute(tx);
     });
     this.position = last.position;
     this.options.changeFeed?.publish({ position: last.position, topics: [...topics] });
