@@ -58,6 +58,10 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
+/** How long after a doorbell or a batch followers keep re-reading quickly, and how often. */
+const ACTIVE_WINDOW_MS = 1000;
+const ACTIVE_POLL_MS = 8;
+
 export type PostgresEventStoreOptions = {
   /** How often a follower re-reads when no doorbell rang (ms). */
   pollIntervalMs?: number;
@@ -227,21 +231,30 @@ export class PostgresEventStore implements EventStore {
     };
     this.subscriptions.add(handle);
     async function* batches(): AsyncGenerator<readonly RecordedEvent[]> {
-      // After a doorbell or a batch, a held-back transaction may clear any moment:
-      // re-read soon, backing off to the poll interval.
+      // After a doorbell or a batch, a held-back transaction may clear any moment (and
+      // its end rings no bell when it is not an append): re-read every few ms for a
+      // while, then back off to the poll interval.
       let delay = 1;
+      let lastActivity = Date.now();
       while (!closed) {
         const batch = await store.readAll(position, batchSize);
         if (closed) return;
         if (batch.length > 0) {
           position = batch[batch.length - 1]!.position;
           delay = 1;
+          lastActivity = Date.now();
           yield batch;
           continue;
         }
         const started = Date.now();
         await store.doorbell.wait(delay);
-        delay = Date.now() - started < delay ? 1 : Math.min(delay * 2, store.pollIntervalMs);
+        if (Date.now() - started < delay) {
+          delay = 1;
+          lastActivity = Date.now();
+        } else {
+          const cap = Date.now() - lastActivity < ACTIVE_WINDOW_MS ? ACTIVE_POLL_MS : store.pollIntervalMs;
+          delay = Math.min(delay * 2, cap);
+        }
       }
     }
     return Object.assign(batches(), handle);
