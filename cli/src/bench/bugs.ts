@@ -1,6 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { type Position, PostgresEventStore } from '@bugtrail/eventstore';
 import { createPool, loadConfig, readModelPosition, silentLogger } from '@bugtrail/platform';
 import { reportBug, statusChanged } from '../demo/bug-events.js';

