@@ -10,6 +10,7 @@ COPY write-api/package.json write-api/
 COPY read-api/package.json read-api/
 COPY web/package.json web/
 COPY cli/package.json cli/
+COPY testing/package.json testing/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npx turbo run build && npm prune --omit=dev

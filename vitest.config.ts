@@ -8,8 +8,8 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
   test: {
-    globalSetup: ['./test-support/global-setup.ts'],
-    reporters: ['default', './test-support/summary-reporter.ts'],
+    globalSetup: ['./testing/src/global-setup.ts'],
+    reporters: ['default', './testing/src/summary-reporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { http, TEST_INVITE_CODE } from '@bugtrail/testing';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../../test-support/http.js';
-import { startTestSystem, TEST_INVITE_CODE, type TestSystem } from '../../test-support/system.js';
 
 /**
  * Acceptance, from the documents only (spec.md §3–§8, design/api.md, issue 3's "Done

@@ -1,7 +1,6 @@
+import { http, type RestartableCluster, startRestartableCluster } from '@bugtrail/testing';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../../test-support/http.js';
-import { type RestartableCluster, startRestartableCluster } from '../../test-support/own-cluster.js';
-import { startTestSystem, type TestSystem } from '../../test-support/system.js';
 
 /** Polls until `check` holds; the test's timeout bounds the wait. */
 async function eventually(check: () => Promise<boolean>): Promise<void> {

@@ -1,6 +1,6 @@
+import { http } from '@bugtrail/testing';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../../test-support/http.js';
-import { startTestSystem, type TestSystem } from '../../test-support/system.js';
 import { DEMO_PASSWORD, seed } from './seed.js';
 
 describe('bugtrail seed', () => {

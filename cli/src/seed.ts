@@ -2,7 +2,8 @@ import path from 'node:path';
 import { type BugStatus, type Priority, type Role, type Severity, streams } from '@bugtrail/domain';
 import type { NewEvent } from '@bugtrail/eventstore';
 import { FolderBlobStore, loadConfig, silentLogger } from '@bugtrail/platform';
-import { createWriteApi } from '@bugtrail/write-api';
+import { countLiveBugs, countUsers } from '@bugtrail/projector';
+import { Accounts, createWriteApi } from '@bugtrail/write-api';
 import { event, reportBug, stableUuid, statusChanged } from './demo/bug-events.js';
 import type { System } from './system.js';
 
@@ -42,11 +43,12 @@ const emailOf = (key: string) => `${key}@demo.bugtrail.test`;
 async function registerUsers(system: System): Promise<Map<string, string>> {
   const config = loadConfig();
   const api = createWriteApi({
-    store: system.store,
+    commands: system.commands,
     pool: system.pool,
     tokens: system.tokens,
     changeFeed: system.changeFeed,
     inviteCodes: system.inviteCodes,
+    accounts: new Accounts(system.pool),
     config: { ...config, readYourWritesTimeoutMs: 50 },
     logger: silentLogger,
     blobs: new FolderBlobStore(path.join(config.dataDir, 'uploads')),
@@ -144,13 +146,11 @@ export async function seed(system: System, _args: string[]): Promise<void> {
     system.projector.start();
     await system.changeFeed.waitFor(last, 30_000);
   }
-  const { rows } = await system.pool.query<{ users: number; bugs: number }>(
-    'select (select count(*)::int from rm.users) as users, (select count(*)::int from rm.bugs where not deleted) as bugs',
-  );
+  const [userCount, bugCount] = await Promise.all([countUsers(system.db), countLiveBugs(system.db)]);
   process.stdout.write(
     [
       `seed: ${users.size} demo users (password "${DEMO_PASSWORD}", emails *@demo.bugtrail.test), ${written} bugs written, ${skipped} already there`,
-      `read models: ${rows[0]?.users ?? 0} users, ${rows[0]?.bugs ?? 0} live bugs`,
+      `read models: ${userCount} users, ${bugCount} live bugs`,
       '',
     ].join('\n'),
   );

@@ -1,6 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { EsdbEventStore, type EventStore, migrateEventStore, PostgresEventStore } from '@bugtrail/eventstore';
+import {
+  CommandHandler,
+  EsdbEventStore,
+  type EventStore,
+  migrateEventStore,
+  PostgresEventStore,
+} from '@bugtrail/eventstore';
 import {
   ChangeFeed,
   type Config,
@@ -24,7 +30,7 @@ import {
   type ReadModelDb,
 } from '@bugtrail/projector';
 import { createReadApi, type ReadApi } from '@bugtrail/read-api';
-import { createWriteApi, InviteCodes, writeApiMigrations } from '@bugtrail/write-api';
+import { Accounts, createWriteApi, InviteCodes, writeApiMigrations, writeApiOperations } from '@bugtrail/write-api';
 import type { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
@@ -36,6 +42,8 @@ export type System = Readonly<{
   pool: pg.Pool;
   db: Kysely<ReadModelDb>;
   store: EventStore;
+  /** The one write path (HTTP commands and reactors alike). */
+  commands: CommandHandler;
   projector: Projector;
   changeFeed: ChangeFeed;
   tokens: TokenService;
@@ -76,16 +84,19 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   const store: EventStore = config.eventstoreConnectionString
     ? new EsdbEventStore(config.eventstoreConnectionString)
     : new PostgresEventStore(pool);
+  const commands = new CommandHandler(store);
   const db = createDb<ReadModelDb>(pool);
   const changeFeed = new ChangeFeed(pool, logger);
   await changeFeed.start();
   const tokens = await TokenService.create(pool, config.jwtSecret, logger);
   const inviteCodes = await InviteCodes.create(pool, config.adminInviteCode);
+  const accounts = new Accounts(pool);
+  await accounts.backfill(commands);
   const projector = new Projector(store, pool, db, options.projections ?? allProjections, { logger, changeFeed });
   await projector.prepare();
   if (parts.has('projector')) projector.start();
   // The chat assistant answers beside the projector (it appends, so it runs where the projector does).
-  const aiReactor = new ChatAiReactor(store, pool, { logger });
+  const aiReactor = new ChatAiReactor(commands, pool, { logger });
   await aiReactor.prepare();
   if (parts.has('projector')) aiReactor.start();
 
@@ -93,11 +104,12 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   await mkdir(uploadsDir, { recursive: true });
   const writeApi = parts.has('write-api')
     ? createWriteApi({
-        store,
+        commands,
         pool,
         tokens,
         changeFeed,
         inviteCodes,
+        accounts,
         config,
         logger,
         blobs: new FolderBlobStore(uploadsDir),
@@ -113,6 +125,8 @@ export async function createSystem(options: SystemOptions): Promise<System> {
         config,
         logger,
         uploadsDir,
+        // Documented beside read-api's own even when write-api runs elsewhere (same origin behind the proxy).
+        operations: writeApiOperations,
         ...(options.webDir ? { webDir: options.webDir } : {}),
       })
     : null;
@@ -128,6 +142,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
     pool,
     db,
     store,
+    commands,
     projector,
     changeFeed,
     tokens,

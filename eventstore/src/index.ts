@@ -1,3 +1,4 @@
+export * from './commands/command-handler.js';
 export { EsdbEventStore } from './esdb/esdb-event-store.js';
 export * from './port.js';
 export { PostgresEventStore, type PostgresEventStoreOptions } from './postgres/postgres-event-store.js';

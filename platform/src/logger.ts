@@ -25,3 +25,13 @@ export function createLogger(level: LogLevel = 'info', name = 'bugtrail'): Logge
 }
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** The same logger with fields added to every line (a request's correlation id). */
+export function withFields(logger: Logger, fields: Record<string, unknown>): Logger {
+  return {
+    debug: (m, f) => logger.debug(m, { ...fields, ...f }),
+    info: (m, f) => logger.info(m, { ...fields, ...f }),
+    warn: (m, f) => logger.warn(m, { ...fields, ...f }),
+    error: (m, f) => logger.error(m, { ...fields, ...f }),
+  };
+}

@@ -12,4 +12,6 @@ export type { Projection, ProjectionContext } from './runtime/projection.js';
 export { READ_MODEL_SCHEMA } from './runtime/projection.js';
 export { chunkNotices, Projector, type ProjectorOptions, type ProjectorStatus } from './runtime/projector.js';
 export type { ReadModelDb } from './schema.js';
-export { type UsersTable, usersProjection } from './users/users.projection.js';
+export { usersProjection } from './users/users.projection.js';
+export * from './users/users.queries.js';
+export type { UsersTable } from './users/users.tables.js';

@@ -1,8 +1,12 @@
 import type { BugCountersTable, BugsTable, BugUsersTable } from './bugs/bugs.tables.js';
 import type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/chats.tables.js';
-import type { UsersTable } from './users/users.projection.js';
+import type { UsersTable } from './users/users.tables.js';
 
-/** The read-model tables (schema `rm`), as read-api queries them with kysely. */
+/**
+ * The read-model tables, composed from each feature's own (`*.tables.ts`). Keys are
+ * unqualified: queries pick the schema with `withSchema` (`rm` live, a side schema
+ * while a rebuild writes), so one typed `Kysely<ReadModelDb>` serves both.
+ */
 export interface ReadModelDb {
   users: UsersTable;
   bugs: BugsTable;

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { isPosition } from '@bugtrail/eventstore';
-import { createErrorHandler, HttpError } from '@bugtrail/platform';
+import { createErrorHandler, HttpError, rejectInvalidCharacters, requestContext } from '@bugtrail/platform';
 import { Hono } from 'hono';
 import { createBugsRoutes } from './bugs/bugs.routes.js';
 import { createChatsRoutes, createChatUsersRoutes } from './chats/chats.routes.js';
 import type { ReadApiDeps } from './deps.js';
 import { createLiveRoutes } from './live/live.routes.js';
 import { createOpenApiRoutes } from './openapi/openapi.routes.js';
+import { readApiOperations } from './operations.js';
 import { createReportsRoutes } from './reports/reports.routes.js';
 import { resolveFile, sendFile } from './static.js';
 import { createSystemRoutes } from './system/system.routes.js';
@@ -23,6 +24,8 @@ export type ReadApi = Hono & { close(): void };
 export function createReadApi(deps: ReadApiDeps): ReadApi {
   const app = new Hono();
   app.onError(createErrorHandler(deps.logger));
+  app.use('*', requestContext(deps.logger));
+  app.use('*', rejectInvalidCharacters());
 
   // Read-your-writes for clients that carry a position from a command's answer.
   app.use('*', async (c, next) => {
@@ -40,7 +43,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.route('/api/users', createUsersRoutes(deps));
   app.route('/api/bugs', createBugsRoutes(deps));
   app.route('/api/reports', createReportsRoutes(deps));
-  app.route('/api', createOpenApiRoutes());
+  app.route('/api', createOpenApiRoutes([...readApiOperations, ...(deps.operations ?? [])]));
   const live = createLiveRoutes(deps);
   app.route('/api/events', live.app);
   // The spec's chat-server paths and /api/chats: the same handlers.

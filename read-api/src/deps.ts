@@ -1,5 +1,5 @@
 import type { EventStore } from '@bugtrail/eventstore';
-import type { ChangeFeed, Config, Logger, TokenService } from '@bugtrail/platform';
+import type { ChangeFeed, Config, Logger, RouteSpec, TokenService } from '@bugtrail/platform';
 import type { ReadModelDb } from '@bugtrail/projector';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
@@ -16,4 +16,10 @@ export type ReadApiDeps = Readonly<{
   webDir?: string;
   /** Where uploaded files live (DATA_DIR/uploads). */
   uploadsDir: string;
+  /**
+   * Operations other parts serve on the same origin (write-api's commands), published
+   * in /api/openapi.json beside read-api's own. read-api may not import write-api, so
+   * whoever wires the parts (the launcher) passes them.
+   */
+  operations?: readonly RouteSpec[];
 }>;

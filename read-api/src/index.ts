@@ -1,2 +1,3 @@
 export { createReadApi, defaultWebDir, type ReadApi } from './app.js';
 export type { ReadApiDeps } from './deps.js';
+export { readApiOperations } from './operations.js';

@@ -1,4 +1,4 @@
-import { createErrorHandler, notFoundJson } from '@bugtrail/platform';
+import { createErrorHandler, notFoundJson, rejectInvalidCharacters, requestContext } from '@bugtrail/platform';
 import { Hono } from 'hono';
 import { createAuthRoutes } from './auth/auth.routes.js';
 import { createBugRoutes } from './bugs/bugs.routes.js';
@@ -11,6 +11,9 @@ import { createUserRoutes } from './users/users.routes.js';
 export function createWriteApi(deps: WriteApiDeps): Hono {
   const app = new Hono();
   app.onError(createErrorHandler(deps.logger));
+  // One correlation id per request, on every event and log line it causes.
+  app.use('*', requestContext(deps.logger));
+  app.use('*', rejectInvalidCharacters());
   app.notFound(notFoundJson);
   app.route('/api/auth', createAuthRoutes(deps));
   app.route('/api/auth', createUploadRoutes(deps));

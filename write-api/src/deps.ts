@@ -1,19 +1,23 @@
-import type { EventStore } from '@bugtrail/eventstore';
+import type { Actor } from '@bugtrail/domain';
+import type { CommandContext, CommandHandler } from '@bugtrail/eventstore';
 import type { BlobStore, ChangeFeed, Config, Logger, TokenService } from '@bugtrail/platform';
 import type { Context } from 'hono';
 import type pg from 'pg';
+import type { Accounts } from './auth/accounts.js';
 import type { InviteCodes } from './auth/invite-codes.js';
 
 /** Everything write-api needs; main.ts (or the launcher) wires the real ones. */
 export type WriteApiDeps = Readonly<{
-  store: EventStore;
+  /** The one write path: every command goes through it. */
+  commands: CommandHandler;
   pool: pg.Pool;
   tokens: TokenService;
   changeFeed: ChangeFeed;
   inviteCodes: InviteCodes;
+  accounts: Accounts;
   config: Config;
   logger: Logger;
-  /** Uploaded files (profile images): a folder under DATA_DIR by default. */
+  /** Uploaded files (profile images, chat attachments): a folder under DATA_DIR by default. */
   blobs: BlobStore;
   now?: () => Date;
 }>;
@@ -29,11 +33,10 @@ export async function settle(c: Context, deps: WriteApiDeps, position: string | 
   if (!caughtUp) c.header('X-Read-Model-Lag', '1');
 }
 
-export function commandContext(c: Context, actor: { id: string; role: 'admin' | 'tester' | 'developer' } | null) {
+/** The command context of this request: its one correlation id, its Idempotency-Key, the actor. */
+export function commandContext(c: Context, actor: Actor | null): CommandContext {
   const key = c.req.header('idempotency-key')?.trim();
-  return {
-    actor,
-    correlationId: c.req.header('x-correlation-id')?.slice(0, 100) || crypto.randomUUID(),
-    idempotencyKey: key ? key.slice(0, 200) : null,
-  };
+  // Set once at the door by platform's requestContext (see app.ts).
+  const correlationId: string = c.get('correlationId');
+  return { actor, correlationId, idempotencyKey: key ? key.slice(0, 200) : null };
 }

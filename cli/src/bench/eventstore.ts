@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type NewEvent, PostgresEventStore, START } from '@bugtrail/eventstore';
+import { type NewEvent, PostgresEventStore } from '@bugtrail/eventstore';
 import { createDb, createPool, silentLogger } from '@bugtrail/platform';
-import { Projector, usersProjection } from '@bugtrail/projector';
+import { Projector, type ReadModelDb, usersProjection } from '@bugtrail/projector';
 import { migrateAll } from '../system.js';
 import { percentile, round, runConcurrent } from './stats.js';
 import type { BenchRow, BenchSuite } from './types.js';
@@ -84,15 +84,14 @@ export const eventStoreSuite: BenchSuite = {
           'no_stream',
         );
       });
-      const db = createDb<any>(pool);
+      const db = createDb<ReadModelDb>(pool);
       const projector = new Projector(store, pool, db, [usersProjection], { logger: silentLogger, batchSize: 2000 });
       await projector.prepare();
       const head = await store.headPosition();
       const t0 = performance.now();
       projector.start();
       for (;;) {
-        const status = await db.selectFrom('projector.checkpoints').select('position').executeTakeFirst();
-        if ((status?.position ?? START) >= head) break;
+        if ((await projector.checkpoint()) >= head) break;
         await new Promise((r) => setTimeout(r, 20));
       }
       const catchUpMs = performance.now() - t0;

@@ -24,7 +24,7 @@ export async function startServerProcess(
   const dist = path.join(root, 'cli', 'dist', 'main.js');
   const fromSource = process.env.BENCH_FROM_SOURCE === '1' || !existsSync(dist);
   const args = fromSource
-    ? [path.join(root, 'test-support', 'run-ts.mjs'), path.join(root, 'cli', 'src', 'bench', 'source-start.ts')]
+    ? [path.join(root, 'testing', 'src', 'run-ts.mjs'), path.join(root, 'cli', 'src', 'bench', 'source-start.ts')]
     : [dist, 'start'];
   const child = spawn(process.execPath, args, {
     env: {

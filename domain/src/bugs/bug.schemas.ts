@@ -1,18 +1,15 @@
 import { z } from 'zod';
+import { bugStatuses, priorities, severities } from './bug-vocabulary.js';
+
+export { type BugStatus, bugStatuses, type Priority, priorities, type Severity, severities } from './bug-vocabulary.js';
 
 /**
  * Bug events: the contract between write-api (which appends them), the projector
  * (which folds them into read models) and auditors (who replay them).
  */
-export const bugStatuses = ['Open', 'In Progress', 'Closed'] as const;
-export const priorities = ['Low', 'Medium', 'High'] as const;
-export const severities = ['Minor', 'Major', 'Critical'] as const;
 export const bugStatusSchema = z.enum(bugStatuses);
 export const prioritySchema = z.enum(priorities);
 export const severitySchema = z.enum(severities);
-export type BugStatus = (typeof bugStatuses)[number];
-export type Priority = (typeof priorities)[number];
-export type Severity = (typeof severities)[number];
 
 const id = z.string().min(1).max(100);
 const isoDate = z.string().datetime({ offset: true });

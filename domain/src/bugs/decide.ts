@@ -60,20 +60,8 @@ export type ReportBug = Command<
       attachments?: readonly string[] | undefined;
     }
 >;
-export type EditBugDetails = Command<'EditBugDetails', { bugId: string; changes: Partial<BugDetailsInput> }>;
-export type AssignDevelopers = Command<
-  'AssignDevelopers',
-  WithKnownDevelopers & { bugId: string; developerIds: readonly string[] }
->;
-export type UnassignDevelopers = Command<'UnassignDevelopers', { bugId: string; developerIds: readonly string[] }>;
-export type SetAssignees = Command<
-  'SetAssignees',
-  WithKnownDevelopers & { bugId: string; developerIds: readonly string[] }
->;
 export type ChangeBugStatus = Command<'ChangeBugStatus', { bugId: string; status: BugStatus }>;
 export type SetChecklist = Command<'SetChecklist', WithNewIds & { bugId: string; items: readonly ChecklistEntry[] }>;
-export type AddAttachmentLink = Command<'AddAttachmentLink', { bugId: string; url: string }>;
-export type RemoveAttachmentLink = Command<'RemoveAttachmentLink', { bugId: string; url: string }>;
 export type DeleteBug = Command<'DeleteBug', { bugId: string }>;
 /**
  * The edit form (`PUT /api/bugs/{id}`): details, assignees, checklist and links in one
@@ -98,18 +86,8 @@ export type UpdateBug = Command<
     }
 >;
 
-export type BugCommand =
-  | ReportBug
-  | EditBugDetails
-  | AssignDevelopers
-  | UnassignDevelopers
-  | SetAssignees
-  | ChangeBugStatus
-  | SetChecklist
-  | AddAttachmentLink
-  | RemoveAttachmentLink
-  | DeleteBug
-  | UpdateBug;
+/** One way to say each thing: the edit form's UpdateBug covers details, assignees, checklist and links. */
+export type BugCommand = ReportBug | ChangeBugStatus | SetChecklist | DeleteBug | UpdateBug;
 
 // ── guards ────────────────────────────────────────────────────────────────────
 
@@ -243,15 +221,6 @@ function editedEvent(bugId: string, changed: BugDetailsEditedData['changes']): B
   return Object.keys(changed).length > 0 ? [{ type: 'BugDetailsEdited', data: { bugId, changes: changed } }] : [];
 }
 
-function editBugDetails(command: EditBugDetails, state: BugState): BugEvent[] {
-  const actor = actorOf(command);
-  const bug = existingBug(state);
-  if (!bugPermissions.canEdit(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotEdit);
-  const { changed, issues } = detailChanges(bug, command.data.changes, bug.assigneeIds, command.metadata.now);
-  fail(issues);
-  return editedEvent(bug.id, changed);
-}
-
 /** Assignment as a diff: who joins, who leaves. */
 function assigneeEvents(bug: ReportedBug, next: readonly string[]): BugEvent[] {
   const added = next.filter((id) => !bug.assigneeIds.includes(id));
@@ -260,24 +229,6 @@ function assigneeEvents(bug: ReportedBug, next: readonly string[]): BugEvent[] {
   if (added.length > 0) events.push({ type: 'DevelopersAssigned', data: { bugId: bug.id, developerIds: added } });
   if (removed.length > 0) events.push({ type: 'DevelopersUnassigned', data: { bugId: bug.id, developerIds: removed } });
   return events;
-}
-
-function setAssignees(command: SetAssignees | AssignDevelopers | UnassignDevelopers, state: BugState): BugEvent[] {
-  const actor = actorOf(command);
-  const bug = existingBug(state);
-  if (!bugPermissions.canEdit(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotEdit);
-  const ids = unique(command.data.developerIds);
-  const next =
-    command.type === 'SetAssignees'
-      ? ids
-      : command.type === 'AssignDevelopers'
-        ? unique([...bug.assigneeIds, ...ids])
-        : bug.assigneeIds.filter((id) => !ids.includes(id));
-  const known = command.type === 'UnassignDevelopers' ? undefined : command.data.knownDeveloperIds;
-  const added = next.filter((id) => !bug.assigneeIds.includes(id));
-  if (next.length === 0) throw ValidationError.field('assignedTo', bugMessages.developerRequired);
-  fail(unknownDeveloperIssues(added, known));
-  return assigneeEvents(bug, next);
 }
 
 function changeBugStatus(command: ChangeBugStatus, state: BugState): BugEvent[] {
@@ -316,24 +267,6 @@ function attachmentEvents(bug: ReportedBug, links: readonly string[]): BugEvent[
       .filter((url) => !bug.attachments.includes(url))
       .map((url): BugEvent => ({ type: 'AttachmentLinkAdded', data: { bugId: bug.id, url } })),
   ];
-}
-
-function addAttachmentLink(command: AddAttachmentLink, state: BugState): BugEvent[] {
-  const actor = actorOf(command);
-  const bug = existingBug(state);
-  if (!bugPermissions.canEdit(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotEdit);
-  const url = command.data.url.trim();
-  if (!url) return [];
-  fail(validateAttachmentLinks([...bug.attachments, url]));
-  return bug.attachments.includes(url) ? [] : [{ type: 'AttachmentLinkAdded', data: { bugId: bug.id, url } }];
-}
-
-function removeAttachmentLink(command: RemoveAttachmentLink, state: BugState): BugEvent[] {
-  const actor = actorOf(command);
-  const bug = existingBug(state);
-  if (!bugPermissions.canEdit(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotEdit);
-  const url = command.data.url.trim();
-  return bug.attachments.includes(url) ? [{ type: 'AttachmentLinkRemoved', data: { bugId: bug.id, url } }] : [];
 }
 
 function deleteBug(command: DeleteBug, state: BugState): BugEvent[] {
@@ -383,20 +316,10 @@ export function decideBug(command: BugCommand, state: BugState): BugEvent[] {
   switch (command.type) {
     case 'ReportBug':
       return reportBug(command, state);
-    case 'EditBugDetails':
-      return editBugDetails(command, state);
-    case 'AssignDevelopers':
-    case 'UnassignDevelopers':
-    case 'SetAssignees':
-      return setAssignees(command, state);
     case 'ChangeBugStatus':
       return changeBugStatus(command, state);
     case 'SetChecklist':
       return setChecklist(command, state);
-    case 'AddAttachmentLink':
-      return addAttachmentLink(command, state);
-    case 'RemoveAttachmentLink':
-      return removeAttachmentLink(command, state);
     case 'DeleteBug':
       return deleteBug(command, state);
     case 'UpdateBug':

@@ -1,8 +1,7 @@
+import { deciderSpec } from '@bugtrail/testing';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../core/event.js';
 import type { BugEvent } from './bug-events.js';
-import { bugWriteMessages } from './decide.js';
-import { bugMessages } from './permissions.js';
 import {
   admin,
   aReportedBug,
@@ -10,14 +9,17 @@ import {
   BUG,
   command,
   developer,
-  given,
   NOW,
   otherDeveloper,
   otherTester,
   reported,
   tester,
-} from './test-support/given.js';
+} from './decide.fixture.js';
+import { bugDecider, bugWriteMessages } from './decide.js';
+import { bugMessages } from './permissions.js';
 import { bugLimitMessages } from './validation.js';
+
+const { given } = deciderSpec(bugDecider);
 
 const deleted: BugEvent = { type: 'BugDeleted', data: { bugId: BUG } };
 const itemAdded = (itemId: string, text: string): BugEvent => ({
@@ -131,9 +133,9 @@ describe('ReportBug', () => {
   });
 });
 
-describe('EditBugDetails', () => {
-  const edit = (changes: Parameters<typeof command<'EditBugDetails'>>[1]['changes'], actor = tester) =>
-    command('EditBugDetails', { bugId: BUG, changes }, actor);
+describe('UpdateBug: details', () => {
+  const edit = (changes: Parameters<typeof command<'UpdateBug'>>[1]['changes'], actor = tester) =>
+    command('UpdateBug', { bugId: BUG, changes, newItemIds: [] }, actor);
 
   describe('when reported', () => {
     it('emits only the fields that changed', () => {
@@ -225,43 +227,45 @@ describe('EditBugDetails', () => {
   });
 });
 
-describe('assignment', () => {
-  it('SetAssignees diffs into assigned and unassigned', () => {
+describe('UpdateBug: assignment', () => {
+  const assign = (assigneeIds: string[], actor: typeof admin, knownDeveloperIds?: string[]) =>
+    command('UpdateBug', { bugId: BUG, changes: { assigneeIds }, newItemIds: [], knownDeveloperIds }, actor);
+  it('diffs the new list into assigned and unassigned', () => {
     given(reported(), assigned(developer.id))
-      .when(command('SetAssignees', { bugId: BUG, developerIds: [otherDeveloper.id] }, tester))
+      .when(assign([otherDeveloper.id], tester))
       .then([
         { type: 'DevelopersAssigned', data: { bugId: BUG, developerIds: [otherDeveloper.id] } },
         { type: 'DevelopersUnassigned', data: { bugId: BUG, developerIds: [developer.id] } },
       ]);
   });
 
-  it('AssignDevelopers adds only who is new', () => {
+  it('adds only who is new', () => {
     given(...aReportedBug())
-      .when(command('AssignDevelopers', { bugId: BUG, developerIds: [developer.id, otherDeveloper.id] }, admin))
+      .when(assign([developer.id, otherDeveloper.id], admin))
       .then([{ type: 'DevelopersAssigned', data: { bugId: BUG, developerIds: [otherDeveloper.id] } }]);
   });
 
-  it('UnassignDevelopers refuses to leave nobody assigned', () => {
+  it('refuses to leave nobody assigned', () => {
     given(...aReportedBug())
-      .when(command('UnassignDevelopers', { bugId: BUG, developerIds: [developer.id] }, admin))
+      .when(assign([], admin))
       .thenThrows('validation', bugMessages.developerRequired);
   });
 
-  it('UnassignDevelopers removes one of two', () => {
+  it('removes one of two', () => {
     given(reported(), assigned(developer.id, otherDeveloper.id))
-      .when(command('UnassignDevelopers', { bugId: BUG, developerIds: [developer.id] }, tester))
+      .when(assign([otherDeveloper.id], tester))
       .then([{ type: 'DevelopersUnassigned', data: { bugId: BUG, developerIds: [developer.id] } }]);
   });
 
   it('refuses unknown developers', () => {
     given(...aReportedBug())
-      .when(command('SetAssignees', { bugId: BUG, developerIds: ['ghost'], knownDeveloperIds: [] }, admin))
+      .when(assign(['ghost'], admin, []))
       .thenThrows('validation', bugLimitMessages.unknownDevelopers);
   });
 
   it('refuses a developer', () => {
     given(...aReportedBug())
-      .when(command('SetAssignees', { bugId: BUG, developerIds: [otherDeveloper.id] }, developer))
+      .when(assign([otherDeveloper.id], developer))
       .thenThrows('forbidden', bugWriteMessages.cannotEdit);
   });
 });
@@ -456,32 +460,41 @@ describe('SetChecklist', () => {
   });
 });
 
-describe('attachment links', () => {
+describe('UpdateBug: attachment links', () => {
+  const links = (attachments: string[], actor: typeof admin) =>
+    command('UpdateBug', { bugId: BUG, changes: { attachments }, newItemIds: [] }, actor);
   it('adds a link', () => {
     given(...aReportedBug())
-      .when(command('AddAttachmentLink', { bugId: BUG, url: ' https://x.test/1 ' }, tester))
+      .when(links([' https://x.test/1 '], tester))
       .then([{ type: 'AttachmentLinkAdded', data: { bugId: BUG, url: 'https://x.test/1' } }]);
   });
   it('adds nothing for a link already there', () => {
     const link: BugEvent = { type: 'AttachmentLinkAdded', data: { bugId: BUG, url: 'https://x.test/1' } };
     given(...aReportedBug(), link)
-      .when(command('AddAttachmentLink', { bugId: BUG, url: 'https://x.test/1' }, tester))
+      .when(links(['https://x.test/1'], tester))
       .thenNothing();
   });
   it('refuses a javascript: link', () => {
     given(...aReportedBug())
-      .when(command('AddAttachmentLink', { bugId: BUG, url: 'javascript:alert(1)' }, tester))
+      .when(links(['javascript:alert(1)'], tester))
       .thenThrows('validation', bugLimitMessages.attachmentScheme);
+  });
+  it('refuses a link that is not an absolute http(s) URL', () => {
+    for (const bad of ['java\tscript:alert(1)', 'not a url', '/relative/path']) {
+      given(...aReportedBug())
+        .when(links([bad], tester))
+        .thenThrows('validation', 'Attachment must be an http or https URL');
+    }
   });
   it('removes a link', () => {
     const link: BugEvent = { type: 'AttachmentLinkAdded', data: { bugId: BUG, url: 'https://x.test/1' } };
     given(...aReportedBug(), link)
-      .when(command('RemoveAttachmentLink', { bugId: BUG, url: 'https://x.test/1' }, admin))
+      .when(links([], admin))
       .then([{ type: 'AttachmentLinkRemoved', data: { bugId: BUG, url: 'https://x.test/1' } }]);
   });
   it('refuses the assigned developer', () => {
     given(...aReportedBug())
-      .when(command('AddAttachmentLink', { bugId: BUG, url: 'https://x.test/1' }, developer))
+      .when(links(['https://x.test/1'], developer))
       .thenThrows('forbidden', bugWriteMessages.cannotEdit);
   });
 });

@@ -7,6 +7,7 @@ export * from './bug.js';
 export * from './bug.schemas.js';
 export * from './bug-dto.js';
 export * from './bug-events.js';
+export * from './bug-vocabulary.js';
 export * from './checklist.js';
 export * from './decide.js';
 export * from './permissions.js';

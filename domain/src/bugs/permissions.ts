@@ -43,6 +43,7 @@ export const bugPermissions = {
 export const bugMessages = {
   noPermissionToView: "You don't have permission to view this bug",
   notFound: 'Bug not found',
+  notFoundOrForbidden: "Bug not found or you don't have permission to view it",
   titleRequired: 'Title is required',
   titleTooShort: 'Title must be at least 5 characters long',
   titleTooLong: 'Title cannot exceed 100 characters',

@@ -1,5 +1,5 @@
 import { ValidationError } from '../core/errors.js';
-import type { BugStatus } from './bug.schemas.js';
+import type { BugStatus } from './bug-vocabulary.js';
 
 /**
  * Status spellings accepted on input (api.md): the stored values plus the admin and
@@ -45,7 +45,5 @@ export function parseStatusValue(input: unknown, field = 'status'): BugStatus {
   return status;
 }
 
-/** How admin and developer screens show a status (Open as Pending, Closed as Resolved). */
-export function statusDisplayName(status: BugStatus): 'Pending' | 'In Progress' | 'Resolved' {
-  return status === 'Open' ? 'Pending' : status === 'Closed' ? 'Resolved' : 'In Progress';
-}
+/** The display mapping lives with the other status words (zod-free, for the browser too). */
+export { statusDisplayName } from './bug-vocabulary.js';

@@ -27,7 +27,7 @@ export const bugLimitMessages = {
   checklistItemTooLong: `Checklist items cannot exceed ${bugLimits.checklistItemMax} characters`,
   tooManyChecklistItems: `A checklist cannot have more than ${bugLimits.checklistItems} items`,
   attachmentTooLong: `Attachment links cannot exceed ${bugLimits.attachmentMax} characters`,
-  attachmentScheme: 'Attachment links must be http or https addresses',
+  attachmentScheme: 'Attachment must be an http or https URL',
   tooManyAttachments: `A bug cannot have more than ${bugLimits.attachments} attachment links`,
   tooManyAssignees: `A bug cannot have more than ${bugLimits.assignees} assigned developers`,
   unknownDevelopers: 'Assigned users must be existing developers',
@@ -97,6 +97,23 @@ export function isSafeLink(link: string): boolean {
   return name === 'http' || name === 'https';
 }
 
+/**
+ * An attachment link as stored: after trimming, an absolute http: or https: URL with a host
+ * and no control characters anywhere (so `java\tscript:` and "not a url" are refused).
+ */
+export function isAttachmentUrl(link: string): boolean {
+  const text = link.trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(text)) return false;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+}
+
 /** The create/update form's rules, in the spec's order. */
 export function validateBugForm(values: BugFormValues, options: BugFormOptions): FieldIssue[] {
   const issues: FieldIssue[] = [];
@@ -144,7 +161,7 @@ export function validateChecklistTexts(texts: readonly string[]): FieldIssue[] {
   return issues;
 }
 
-/** Attachment links (after trimming): length, count, and no script-running schemes. */
+/** Attachment links (after trimming): length, count, and absolute http(s) URLs only. */
 export function validateAttachmentLinks(links: readonly string[]): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const clean = [...new Set(cleanEntries(links))];
@@ -154,7 +171,7 @@ export function validateAttachmentLinks(links: readonly string[]): FieldIssue[] 
   clean.forEach((link, index) => {
     if (link.length > bugLimits.attachmentMax) {
       issues.push({ field: `attachments.${index}`, message: bugLimitMessages.attachmentTooLong });
-    } else if (!isSafeLink(link)) {
+    } else if (!isAttachmentUrl(link)) {
       issues.push({ field: `attachments.${index}`, message: bugLimitMessages.attachmentScheme });
     }
   });

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  bugLimitMessages,
   cleanEntries,
+  isAttachmentUrl,
   isDueDateAcceptable,
   isSafeLink,
   normaliseDueDate,
   startOfUtcDay,
   validateAdminBugUpdate,
+  validateAttachmentLinks,
   validateBugForm,
 } from './validation.js';
 
@@ -93,7 +96,7 @@ describe('the bug form rules (spec section 5)', () => {
   it('refuses checklist items over 500 characters and script links', () => {
     expect(messages({ checklist: ['ok', 'x'.repeat(501)], attachments: ['javascript:alert(1)'] })).toEqual([
       'checklist.1.text: Checklist items cannot exceed 500 characters',
-      'attachments.0: Attachment links must be http or https addresses',
+      'attachments.0: Attachment must be an http or https URL',
     ]);
   });
 });
@@ -121,6 +124,32 @@ describe('entries, dates and links', () => {
     expect(isSafeLink('screenshots/login.png')).toBe(true);
     expect(isSafeLink('JavaScript:alert(1)')).toBe(false);
     expect(isSafeLink('data:text/html,hi')).toBe(false);
+  });
+  it('takes only absolute http(s) URLs without control characters as attachment links', () => {
+    expect(isAttachmentUrl('https://example.com/x')).toBe(true);
+    expect(isAttachmentUrl('  http://example.com/a?b=c#d  ')).toBe(true);
+    for (const bad of [
+      'java\tscript:alert(1)',
+      'not a url',
+      'screenshots/login.png',
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'ftp://example.com/x',
+      'https://exa\nmple.com/',
+      'https://example.com/\u0000',
+      'http://',
+    ]) {
+      expect(isAttachmentUrl(bad), JSON.stringify(bad)).toBe(false);
+    }
+  });
+  it('refuses relative, non-http and over-long attachment links on the field', () => {
+    expect(validateAttachmentLinks(['https://x.test/ok', 'not a url', 'java\tscript:alert(1)'])).toEqual([
+      { field: 'attachments.1', message: 'Attachment must be an http or https URL' },
+      { field: 'attachments.2', message: 'Attachment must be an http or https URL' },
+    ]);
+    expect(validateAttachmentLinks([`https://x.test/${'a'.repeat(2048)}`])).toEqual([
+      { field: 'attachments.0', message: bugLimitMessages.attachmentTooLong },
+    ]);
   });
 });
 

@@ -1,66 +1,24 @@
 import { z } from 'zod';
+import { aiModels, chatLimits, chatTypes } from './chat-vocabulary.js';
+
+export {
+  type AiModel,
+  aiAssistantTexts,
+  aiModels,
+  type ChatType,
+  chatDefaults,
+  chatLimits,
+  chatMessages,
+  chatTypes,
+} from './chat-vocabulary.js';
 
 /**
  * Chat events: configuration in `chat-{id}`, messages (and read markers) in
  * `chatmsgs-{id}`. The contract between write-api, the projector, the AI reactor
  * and auditors.
  */
-export const chatTypes = ['private', 'team', 'public', 'ai_assistant'] as const;
 export const chatTypeSchema = z.enum(chatTypes);
-export type ChatType = (typeof chatTypes)[number];
-
-export const aiModels = ['gpt-3.5-turbo', 'gpt-4', 'claude-3-sonnet', 'claude-3-opus'] as const;
 export const aiModelSchema = z.enum(aiModels);
-export type AiModel = (typeof aiModels)[number];
-
-export const chatDefaults = {
-  type: 'private' as ChatType,
-  aiModel: 'gpt-3.5-turbo' as AiModel,
-  systemPrompt: 'You are a helpful assistant in a bug tracking application.',
-} as const;
-
-export const chatLimits = {
-  nameMax: 100,
-  systemPromptMax: 4000,
-  messageMax: 5000,
-  attachmentsPerMessage: 5,
-  attachmentBytes: 20 * 1024 * 1024,
-  pageSize: 50,
-} as const;
-
-export const chatMessages = {
-  notFound: 'Chat not found',
-  nameRequired: 'Chat name is required',
-  nameTooLong: `Chat name cannot exceed ${chatLimits.nameMax} characters`,
-  typeInvalid: `Chat type must be one of ${chatTypes.join(', ')}`,
-  typeImmutable: 'Chat type cannot be changed',
-  onlyAdminsModify: 'Only chat admins can modify this chat',
-  onlyAdminsDelete: 'Only chat admins can delete this chat',
-  lastAdmin: 'The last admin cannot be removed',
-  modelInvalid: `AI model must be one of ${aiModels.join(', ')}`,
-  promptTooLong: `System prompt cannot exceed ${chatLimits.systemPromptMax} characters`,
-  unknownUsers: 'Participants must be registered users',
-  joinToSend: 'Join this chat to send messages',
-  messageEmpty: 'Message must have text or at least one attachment',
-  messageTooLong: `Message cannot exceed ${chatLimits.messageMax} characters`,
-  mentionsNotMembers: 'Mentioned users must be members of this chat',
-  replyNotInChat: 'A reply must quote a message of this chat',
-  messageNotFound: 'Message not found',
-  cannotDeleteMessage: 'Only the sender or a chat admin can delete this message',
-  deletedMessage: 'This message was deleted',
-  tooManyAttachments: `At most ${chatLimits.attachmentsPerMessage} attachments per message`,
-  attachmentTooLarge: `Each attachment must be at most ${chatLimits.attachmentBytes / (1024 * 1024)} MB`,
-  attachmentEmpty: 'Attachments cannot be empty',
-  attachmentType: 'Attachment type not allowed: images, PDF, text, logs and zip files only',
-} as const;
-
-/** What the assistant says while no AI provider is configured: the truth, and how to fix it. */
-export const aiAssistantTexts = {
-  noProvider:
-    'No AI provider is set up, so the assistant cannot answer yet. To enable it, an administrator sets ' +
-    'AI_BASE_URL and AI_API_KEY (any OpenAI-compatible endpoint) or ANTHROPIC_API_KEY (Claude models) ' +
-    'in the server environment and restarts Bugtrail.',
-} as const;
 
 const id = z.string().min(1).max(100);
 const userIds = z.array(id);
@@ -116,8 +74,16 @@ export const aiMessagePostedData = z.object({
   replyTo: id,
   model: aiModelSchema,
 });
-/** Everything in the chat before this marker (in stream order) is read by `userId`. */
-export const chatReadMarkedData = z.object({ chatId: id, userId: id });
+/**
+ * `userId` has read the chat up to and including `throughRevision` of `chatmsgs-{id}`
+ * (how far the reader got when they opened it). Version 1 markers have no
+ * `throughRevision`: everything before the marker itself is read.
+ */
+export const chatReadMarkedData = z.object({
+  chatId: id,
+  userId: id,
+  throughRevision: z.number().int().min(-1).optional(),
+});
 
 export const chatEventSchemas = {
   ChatCreated: { version: 1, data: chatCreatedData },
@@ -129,7 +95,7 @@ export const chatEventSchemas = {
   MessageSent: { version: 1, data: messageSentData },
   MessageDeleted: { version: 1, data: messageDeletedData },
   AiMessagePosted: { version: 1, data: aiMessagePostedData },
-  ChatReadMarked: { version: 1, data: chatReadMarkedData },
+  ChatReadMarked: { version: 2, data: chatReadMarkedData },
 } as const;
 
 type Data<K extends keyof typeof chatEventSchemas> = z.infer<(typeof chatEventSchemas)[K]['data']>;

@@ -1,16 +1,8 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { assertNever, type Command, type Decider } from '../core/event.js';
-import {
-  type ActiveChat,
-  type ChatEvent,
-  type ChatMessageEvent,
-  type ChatState,
-  evolveChat,
-  initialChatState,
-} from './chat.js';
+import { type ActiveChat, type ChatEvent, type ChatState, evolveChat, initialChatState } from './chat.js';
 import {
   type AiAssistantSettings,
-  type Attachment,
   aiModels,
   type ChatType,
   chatDefaults,
@@ -216,95 +208,3 @@ export const chatDecider: Decider<ChatState, ChatCommand, ChatEvent> = {
   evolve: evolveChat,
   decide: decideChat,
 };
-
-/**
- * What the caller found out about a message a command refers to (a reply's target,
- * a message to delete). `chatmsgs-{id}` has no folded state: it is appended
- * without a revision check, so references are looked up, not decided on a stream.
- */
-export type MessageFacts = Readonly<{ messageId: string; chatId: string; senderId: string | null; isDeleted: boolean }>;
-
-export type SendMessage = Command<
-  'SendMessage',
-  {
-    messageId: string;
-    content: string;
-    attachments: readonly Attachment[];
-    mentions: readonly string[];
-    replyTo: string | null;
-    /** The message `replyTo` names, or null when there is none. */
-    replyTarget: MessageFacts | null;
-  }
->;
-export type DeleteMessage = Command<'DeleteMessage', { messageId: string; target: MessageFacts | null }>;
-export type MarkChatRead = Command<'MarkChatRead', Record<string, never>>;
-export type ChatMessageCommand = SendMessage | DeleteMessage | MarkChatRead;
-
-function send(command: SendMessage, state: ChatState): ChatMessageEvent[] {
-  const senderId = actorId(command);
-  const chat = visibleChat(state, senderId);
-  if (!chatPermissions.isParticipant(senderId, chat)) throw new ForbiddenError(chatMessages.joinToSend);
-  const d = command.data;
-  const content = d.content.trim();
-  if (!content && d.attachments.length === 0) throw ValidationError.field('content', chatMessages.messageEmpty);
-  if (content.length > chatLimits.messageMax) throw ValidationError.field('content', chatMessages.messageTooLong);
-  if (d.attachments.length > chatLimits.attachmentsPerMessage) {
-    throw ValidationError.field('attachments', chatMessages.tooManyAttachments);
-  }
-  const mentions = uniq(d.mentions);
-  if (mentions.some((m) => !chat.participants.includes(m))) {
-    throw ValidationError.field('mentions', chatMessages.mentionsNotMembers);
-  }
-  if (d.replyTo !== null && (d.replyTarget?.messageId !== d.replyTo || d.replyTarget.chatId !== chat.id)) {
-    throw ValidationError.field('replyTo', chatMessages.replyNotInChat);
-  }
-  return [
-    {
-      type: 'MessageSent',
-      data: {
-        chatId: chat.id,
-        messageId: d.messageId,
-        senderId,
-        content,
-        attachments: [...d.attachments],
-        mentions,
-        replyTo: d.replyTo,
-      },
-    },
-  ];
-}
-
-function deleteMessage(command: DeleteMessage, state: ChatState): ChatMessageEvent[] {
-  const userId = actorId(command);
-  const chat = visibleChat(state, userId);
-  const target = command.data.target;
-  if (!target || target.messageId !== command.data.messageId || target.chatId !== chat.id) {
-    throw new NotFoundError(chatMessages.messageNotFound);
-  }
-  if (!chatPermissions.canDeleteMessage(userId, chat, target))
-    throw new ForbiddenError(chatMessages.cannotDeleteMessage);
-  if (target.isDeleted) return [];
-  return [{ type: 'MessageDeleted', data: { chatId: chat.id, messageId: target.messageId, deletedBy: userId } }];
-}
-
-function markRead(command: MarkChatRead, state: ChatState): ChatMessageEvent[] {
-  const userId = actorId(command);
-  const chat = visibleChat(state, userId);
-  // A reader of a public chat they have not joined has no unread count to reset.
-  if (!chatPermissions.isParticipant(userId, chat)) return [];
-  return [{ type: 'ChatReadMarked', data: { chatId: chat.id, userId } }];
-}
-
-/** Decides a command on `chatmsgs-{id}` from the chat's configuration (`chat-{id}`). */
-export function decideChatMessage(command: ChatMessageCommand, chat: ChatState): ChatMessageEvent[] {
-  switch (command.type) {
-    case 'SendMessage':
-      return send(command, chat);
-    case 'DeleteMessage':
-      return deleteMessage(command, chat);
-    case 'MarkChatRead':
-      return markRead(command, chat);
-    default:
-      return assertNever(command);
-  }
-}

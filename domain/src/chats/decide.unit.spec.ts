@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
-import { decideAiReply } from './ai-assistant.js';
-import type { ChatEvent, ChatMessageEvent, ChatState } from './chat.js';
+import type { ChatEvent, ChatState } from './chat.js';
 import { chatDefaults, chatMessages } from './chat.schemas.js';
-import {
-  type ChatCommand,
-  type ChatMessageCommand,
-  chatDecider,
-  decideChatMessage,
-  type MessageFacts,
-} from './decide.js';
+import { type ChatCommand, chatDecider } from './decide.js';
 
 const now = '2026-01-02T10:00:00.000Z';
 const as = (id: string) => ({ actor: { id, role: 'tester' as const }, now });
@@ -214,113 +207,6 @@ describe('chat decider', () => {
       given([created(), { type: 'ChatDeleted', data: { chatId: 'c1' } }])
         .when(update('ann', { name: 'Y' }))
         .thenThrows(NotFoundError, chatMessages.notFound);
-    });
-  });
-});
-
-describe('chat message rules', () => {
-  const chat = given([created()]).state;
-  const decide = (command: ChatMessageCommand, state: ChatState = chat): readonly ChatMessageEvent[] =>
-    decideChatMessage(command, state);
-  const send = (by: string, over: Partial<Extract<ChatMessageCommand, { type: 'SendMessage' }>['data']> = {}) =>
-    ({
-      type: 'SendMessage',
-      data: {
-        messageId: 'm1',
-        content: 'hi',
-        attachments: [],
-        mentions: [],
-        replyTo: null,
-        replyTarget: null,
-        ...over,
-      },
-      metadata: as(by),
-    }) as const;
-  const facts = (over: Partial<MessageFacts> = {}): MessageFacts => ({
-    messageId: 'm0',
-    chatId: 'c1',
-    senderId: 'bob',
-    isDeleted: false,
-    ...over,
-  });
-
-  it('sends trimmed text with mentions of members and a reply in the same chat', () => {
-    expect(
-      decide(send('bob', { content: ' hi @ann ', mentions: ['ann', 'ann'], replyTo: 'm0', replyTarget: facts() })),
-    ).toEqual([
-      {
-        type: 'MessageSent',
-        data: {
-          chatId: 'c1',
-          messageId: 'm1',
-          senderId: 'bob',
-          content: 'hi @ann',
-          attachments: [],
-          mentions: ['ann'],
-          replyTo: 'm0',
-        },
-      },
-    ]);
-  });
-
-  it('refuses blank messages, mentions of non-members and replies to another chat', () => {
-    expect(() => decide(send('bob', { content: '  ' }))).toThrow(chatMessages.messageEmpty);
-    expect(() => decide(send('bob', { mentions: ['cid'] }))).toThrow(chatMessages.mentionsNotMembers);
-    expect(() => decide(send('bob', { replyTo: 'm0', replyTarget: facts({ chatId: 'c2' }) }))).toThrow(
-      chatMessages.replyNotInChat,
-    );
-    expect(() => decide(send('bob', { replyTo: 'm0', replyTarget: null }))).toThrow(chatMessages.replyNotInChat);
-  });
-
-  it('accepts an attachment without text', () => {
-    const attachment = { filename: 'a.png', path: '/uploads/chat/a.png', mimetype: 'image/png', size: 3 };
-    expect(decide(send('bob', { content: '', attachments: [attachment] }))).toHaveLength(1);
-  });
-
-  it('hides the chat from non-members and asks public readers to join first', () => {
-    expect(() => decide(send('cid'))).toThrow(NotFoundError);
-    const publicChat = given([created({ type: 'public' })]).state;
-    expect(() => decide(send('cid'), publicChat)).toThrow(chatMessages.joinToSend);
-  });
-
-  it('lets the sender or a chat admin delete a message, once', () => {
-    const del = (by: string, target: MessageFacts | null) =>
-      ({ type: 'DeleteMessage', data: { messageId: 'm0', target }, metadata: as(by) }) as const;
-    expect(decide(del('bob', facts()))).toEqual([
-      { type: 'MessageDeleted', data: { chatId: 'c1', messageId: 'm0', deletedBy: 'bob' } },
-    ]);
-    expect(decide(del('ann', facts()))).toHaveLength(1);
-    expect(() => decide(del('bob', facts({ senderId: 'ann' })))).toThrow(ForbiddenError);
-    expect(() => decide(del('bob', null))).toThrow(chatMessages.messageNotFound);
-    expect(decide(del('bob', facts({ isDeleted: true })))).toEqual([]);
-  });
-
-  it('marks a chat read for participants only', () => {
-    expect(decide({ type: 'MarkChatRead', data: {}, metadata: as('bob') })).toEqual([
-      { type: 'ChatReadMarked', data: { chatId: 'c1', userId: 'bob' } },
-    ]);
-    const publicChat = given([created({ type: 'public' })]).state;
-    expect(decide({ type: 'MarkChatRead', data: {}, metadata: as('cid') }, publicChat)).toEqual([]);
-  });
-});
-
-describe('AI reply', () => {
-  const message = {
-    chatId: 'c1',
-    messageId: 'm1',
-    senderId: 'ann',
-    content: 'hi',
-    attachments: [],
-    mentions: [],
-    replyTo: null,
-  };
-  it('answers only when the assistant was enabled', () => {
-    const off = given([created()]).state;
-    const on = given([created({ aiAssistant: { enabled: true, model: 'gpt-4', systemPrompt: 'x' } })]).state;
-    expect(decideAiReply(off, message, { messageId: 'r1', content: 'no provider' })).toBeNull();
-    expect(decideAiReply(on, message, { messageId: 'r1', content: 'no provider' })).toEqual({
-      type: 'AiMessagePosted',
-      data: { chatId: 'c1', messageId: 'r1', content: 'no provider', replyTo: 'm1', model: 'gpt-4' },
     });
   });
 });

@@ -11,4 +11,5 @@ export * from './decide.js';
 export * from './user.js';
 export * from './user.schemas.js';
 export * from './user-dto.js';
+export * from './user-vocabulary.js';
 export * from './validation.js';

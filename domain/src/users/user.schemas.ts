@@ -1,24 +1,9 @@
 import { z } from 'zod';
+import { emailPattern, roles } from './user-vocabulary.js';
 
-export const roles = ['admin', 'tester', 'developer'] as const;
+export { emailPattern, roles, userMessages } from './user-vocabulary.js';
+
 export const roleSchema = z.enum(roles);
-
-export const userMessages = {
-  nameRequired: 'Please enter full name',
-  emailInvalid: 'Please enter a valid email address',
-  passwordRequired: 'Please enter the password',
-  passwordTooShort: 'Password must be at least 8 characters long',
-  passwordTooLong: 'Password cannot exceed 128 characters',
-  inviteRequired: 'Admin invite token is required for admin registration',
-  inviteInvalid: 'Invalid admin invite token',
-  userExists: 'User already exists',
-  invalidCredentials: 'Invalid email or password',
-  roleNotWritable: 'Role cannot be changed',
-  nameTooLong: 'Name cannot exceed 100 characters',
-} as const;
-
-/** The basic email pattern the spec's forms use. */
-export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const userRegisteredData = z.object({
   userId: z.string().min(1),

@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../core/errors.js';
-import { emailPattern, type roles, userMessages } from './user.schemas.js';
+import { emailPattern, type roles, userMessages } from './user-vocabulary.js';
 
 export type RegistrationInput = {
   name?: unknown;

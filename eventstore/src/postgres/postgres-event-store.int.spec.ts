@@ -1,7 +1,6 @@
+import { createTestDatabase, startOwnCluster } from '@bugtrail/testing';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../../test-support/database.js';
-import { startOwnCluster } from '../../../test-support/own-cluster.js';
 import {
   describeEventStoreContract,
   type HeldTransaction,

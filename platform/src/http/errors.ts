@@ -59,7 +59,8 @@ export function createErrorHandler(logger: Logger): ErrorHandler {
       if (known.status === 503) c.header('Retry-After', '1');
       return c.json(known.body, known.status);
     }
-    logger.error('unhandled error', { error, method: c.req.method, path: c.req.path });
+    const log = (c.get('log') as Logger | undefined) ?? logger;
+    log.error('unhandled error', { error, method: c.req.method, path: c.req.path });
     return c.json({ message: 'Server error. Please try again later.' }, 500);
   };
 }

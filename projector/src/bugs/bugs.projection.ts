@@ -11,8 +11,10 @@ import {
   type UserRegisteredData,
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Projection } from '../runtime/projection.js';
+import type { ReadModelDb } from '../schema.js';
+import type { BugCountersTable, BugsTable, BugUsersTable } from './bugs.tables.js';
 
 const BUG_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(bugEventSchemas));
 
@@ -30,7 +32,10 @@ type Entry = {
   stored: boolean;
 };
 
-type StoredRow = { id: string; dto: BugDto; deleted: boolean; revision: number };
+type StoredRow = Pick<Selectable<BugsTable>, 'id' | 'dto' | 'deleted' | 'revision'>;
+/** A row as written (as JSON, so the domain's readonly arrays go as they are): all but the generated search vector. */
+type BugRow = Omit<Insertable<BugsTable>, 'search' | 'assignee_ids'> & { assignee_ids: readonly string[] };
+type Tx = Transaction<ReadModelDb>;
 
 /**
  * The domain state back from a stored row: the DTO holds every field of it (ids
@@ -98,7 +103,7 @@ export const bugsProjection: Projection = {
   version: 1,
   tables: ['bugs', 'bug_counters', 'bug_users'],
 
-  async createTables(db: Kysely<any>, schema: string) {
+  async createTables(db: Kysely<ReadModelDb>, schema: string) {
     await sql`create table ${t(schema, 'bugs')} (
       id text primary key,
       reporter_id text not null,
@@ -228,8 +233,8 @@ export const bugsProjection: Projection = {
     };
 
     // 5. Rows and counter deltas.
-    const fresh: Record<string, unknown>[] = [];
-    const known: Record<string, unknown>[] = [];
+    const fresh: BugRow[] = [];
+    const known: BugRow[] = [];
     const deltas = new Map<string, number>();
     const bump = (keys: string[], by: number) => {
       for (const k of keys) deltas.set(k, (deltas.get(k) ?? 0) + by);
@@ -271,29 +276,24 @@ function entryOf(row: StoredRow): Entry {
   return { id: row.id, before: state, state, revision: row.revision, changed: false, stored: true };
 }
 
-async function loadPeople(db: Transaction<any>, schema: string, into: Map<string, Person>, ids: string[]) {
+async function loadPeople(db: Tx, schema: string, into: Map<string, Person>, ids: string[]) {
   const missing = ids.filter((id) => !into.has(id));
   if (missing.length === 0) return;
-  const { rows } = await sql<{ id: string; name: string; profile_image_url: string | null }>`
+  const { rows } = await sql<Selectable<BugUsersTable>>`
     select id, name, profile_image_url from ${t(schema, 'bug_users')} where id = any(${missing}::text[])`.execute(db);
   for (const r of rows) into.set(r.id, { name: r.name, profileImageURL: r.profile_image_url });
 }
 
 const ROW_COLUMNS = sql`(id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, revision, dto)`;
 
-const rowsFromJson = (rows: Record<string, unknown>[]) => sql`
+const rowsFromJson = (rows: BugRow[]) => sql`
   select id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, revision, dto
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
     id text, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
     created_at timestamptz, updated_at timestamptz, deleted boolean, revision int, dto jsonb)`;
 
 /** New bugs are inserted, known ones updated: no speculative insertion (the common case in a rebuild). */
-async function writeRows(
-  db: Transaction<any>,
-  schema: string,
-  fresh: Record<string, unknown>[],
-  known: Record<string, unknown>[],
-) {
+async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[]) {
   if (fresh.length > 0) {
     await sql`insert into ${t(schema, 'bugs')} ${ROW_COLUMNS} ${rowsFromJson(fresh)}`.execute(db);
   }
@@ -307,7 +307,7 @@ async function writeRows(
   }
 }
 
-async function writeCounters(db: Transaction<any>, schema: string, deltas: Map<string, number>) {
+async function writeCounters(db: Tx, schema: string, deltas: Map<string, number>) {
   const scopes: string[] = [];
   const dims: string[] = [];
   const values: string[] = [];
@@ -321,13 +321,13 @@ async function writeCounters(db: Transaction<any>, schema: string, deltas: Map<s
     ns.push(n);
   }
   if (scopes.length === 0) return;
-  const { rows } = await sql<{ scope: string; dim: string; value: string }>`
+  const { rows } = await sql<Selectable<BugCountersTable>>`
     insert into ${t(schema, 'bug_counters')} as c (scope, dim, value, n)
     select * from unnest(${scopes}::text[], ${dims}::text[], ${values}::text[], ${ns}::int[])
     on conflict (scope, dim, value) do update set n = c.n + excluded.n
     returning scope, dim, value, n`.execute(db);
   // A count back at zero is no count: rebuilt tables never hold one, so live ones must not.
-  const zero = (rows as { scope: string; dim: string; value: string; n: number }[]).filter((r) => r.n === 0);
+  const zero = rows.filter((r) => r.n === 0);
   if (zero.length > 0) {
     await sql`delete from ${t(schema, 'bug_counters')} c
       using unnest(${zero.map((r) => r.scope)}::text[], ${zero.map((r) => r.dim)}::text[], ${zero.map((r) => r.value)}::text[])

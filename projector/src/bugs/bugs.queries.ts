@@ -1,15 +1,18 @@
 import type { BugDto, BugStatus } from '@bugtrail/domain';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
+import type { ReadModelDb } from '../schema.js';
 import { type BugScope, scopeKey } from './bugs.tables.js';
 
 /**
  * The queries read-api runs on the bugs read model. Every list is newest first,
  * keyset-paged on (created_at, id); every count comes from the counters, never a
- * count(*) over bugs.
+ * count(*) over bugs. Live-bug filters say `not deleted` as the partial indexes do.
  */
-const bugs = sql.id(READ_MODEL_SCHEMA, 'bugs');
-const counters = sql.id(READ_MODEL_SCHEMA, 'bug_counters');
+const from = (db: Kysely<ReadModelDb>) => db.withSchema(READ_MODEL_SCHEMA);
+type BugsEb = ExpressionBuilder<ReadModelDb, 'bugs'>;
+/** The keyset: created_at as PostgreSQL prints it (full precision, round-trips), and the id. */
+const keysetColumns = [sql<string>`created_at::text`.as('ck'), 'id'] as const;
 
 export type ListCursor = Readonly<{ createdAt: string; id: string }>;
 
@@ -35,38 +38,64 @@ export function decodeCursor(token: string): ListCursor | null {
   if (bar < 0) return null;
   const createdAt = text.slice(0, bar);
   const id = text.slice(bar + 1);
-  if (!id || !TIMESTAMP.test(createdAt)) return null;
-  const iso = createdAt.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00');
-  if (Number.isNaN(Date.parse(iso))) return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: PostgreSQL refuses NUL; no id has control characters
+  if (!id || id.length > 200 || /[\u0000-\u001f\u007f]/.test(id) || !isRealTimestamp(createdAt)) return null;
   return { createdAt, id };
 }
 
-function scopeWhere(scope: BugScope) {
+/** Matches TIMESTAMP and names a real instant (no 31 February, hour 24 or year 0) PostgreSQL accepts. */
+function isRealTimestamp(text: string): boolean {
+  if (!TIMESTAMP.test(text)) return false;
+  const [y, mo, d, h, mi, s] = text.match(/\d+/g)!.slice(0, 6).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const offset = /([+-])(\d{2}):?(\d{2})?$/.exec(text.slice(19));
+  if (offset && (Number(offset[2]) > 15 || Number(offset[3] ?? 0) > 59)) return false;
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return false;
+  const date = new Date(Date.UTC(2000, mo - 1, d));
+  date.setUTCFullYear(y);
+  return date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+function scopeWhere(eb: BugsEb, scope: BugScope): Expression<SqlBool> {
   switch (scope.kind) {
     case 'all':
-      return sql`true`;
+      return sql<boolean>`true`;
     case 'reporter':
-      return sql`reporter_id = ${scope.id}`;
+      return eb('reporter_id', '=', scope.id);
     case 'assignee':
-      return sql`assignee_ids @> array[${scope.id}]::text[]`;
+      return eb('assignee_ids', '@>', sql<string[]>`array[${scope.id}]::text[]`);
   }
 }
 
+/** (created_at, id) compared with a cursor, as the indexes order them. */
+const keysetAfter = (eb: BugsEb, op: '<' | '>', cursor: ListCursor) =>
+  eb(eb.refTuple('created_at', 'id'), op, eb.tuple(sql<Date>`${cursor.createdAt}::timestamptz`, cursor.id));
+
 export async function listBugs(
-  db: Kysely<any>,
+  db: Kysely<ReadModelDb>,
   query: ListQuery,
 ): Promise<{ bugs: BugDto[]; nextCursor: string | null }> {
-  const conditions = [sql`not deleted`, scopeWhere(query.scope)];
-  if (query.status) conditions.push(sql`status = ${query.status}`);
-  if (query.q?.trim()) conditions.push(sql`search @@ websearch_to_tsquery('english', ${query.q.trim()})`);
-  if (query.cursor) {
-    conditions.push(sql`(created_at, id) < (${query.cursor.createdAt}::timestamptz, ${query.cursor.id})`);
-  }
-  const limit = query.limit === undefined ? sql`` : sql`limit ${query.limit + 1}`;
-  const { rows } = await sql<{ dto: BugDto; ck: string; id: string }>`
-    select dto, created_at::text as ck, id from ${bugs}
-    where ${sql.join(conditions, sql` and `)}
-    order by created_at desc, id desc ${limit}`.execute(db);
+  let select = from(db)
+    .selectFrom('bugs')
+    .select(['dto', ...keysetColumns])
+    .where((eb) => {
+      const conditions = [eb.not(eb.ref('deleted')), scopeWhere(eb, query.scope)];
+      if (query.status) conditions.push(eb('status', '=', query.status));
+      const q = query.q?.trim();
+      if (q) conditions.push(eb('search', '@@', sql<string>`websearch_to_tsquery('english', ${q})`));
+      if (query.cursor) conditions.push(keysetAfter(eb, '<', query.cursor));
+      return eb.and(conditions);
+    })
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc');
+  if (query.limit !== undefined) select = select.limit(query.limit + 1);
+  const rows = await select.execute();
   if (query.limit !== undefined && rows.length > query.limit) {
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1]!;
@@ -80,10 +109,12 @@ export async function listBugs(
 
 export type BugAccessRow = Readonly<{ dto: BugDto; reporterId: string; assigneeIds: string[]; deleted: boolean }>;
 
-export async function findBug(db: Kysely<any>, id: string): Promise<BugAccessRow | null> {
-  const { rows } = await sql<{ dto: BugDto; reporter_id: string; assignee_ids: string[]; deleted: boolean }>`
-    select dto, reporter_id, assignee_ids, deleted from ${bugs} where id = ${id}`.execute(db);
-  const row = rows[0];
+export async function findBug(db: Kysely<ReadModelDb>, id: string): Promise<BugAccessRow | null> {
+  const row = await from(db)
+    .selectFrom('bugs')
+    .select(['dto', 'reporter_id', 'assignee_ids', 'deleted'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row
     ? { dto: row.dto, reporterId: row.reporter_id, assigneeIds: row.assignee_ids, deleted: row.deleted }
     : null;
@@ -96,9 +127,12 @@ export type BugCounts = Readonly<{
 }>;
 
 /** The scope's counts by status, severity and priority: at most nine rows, at any size. */
-export async function countBugs(db: Kysely<any>, scope: BugScope): Promise<BugCounts> {
-  const { rows } = await sql<{ dim: string; value: string; n: number }>`
-    select dim, value, n from ${counters} where scope = ${scopeKey(scope)}`.execute(db);
+export async function countBugs(db: Kysely<ReadModelDb>, scope: BugScope): Promise<BugCounts> {
+  const rows = await from(db)
+    .selectFrom('bug_counters')
+    .select(['dim', 'value', 'n'])
+    .where('scope', '=', scopeKey(scope))
+    .execute();
   const counts = {
     status: { Open: 0, 'In Progress': 0, Closed: 0 },
     severity: { Minor: 0, Major: 0, Critical: 0 },
@@ -109,6 +143,12 @@ export async function countBugs(db: Kysely<any>, scope: BugScope): Promise<BugCo
     if (dim && r.value in dim) dim[r.value] = r.n;
   }
   return counts as unknown as BugCounts;
+}
+
+/** How many live bugs there are (from the counters: each live bug has one status). */
+export async function countLiveBugs(db: Kysely<ReadModelDb>): Promise<number> {
+  const { status } = await countBugs(db, { kind: 'all' });
+  return status.Open + status['In Progress'] + status.Closed;
 }
 
 export type UserBugCounts = Readonly<{
@@ -128,12 +168,19 @@ export const noUserBugCounts: UserBugCounts = {
 };
 
 /** Each user's task counters (over the bugs assigned to them) and how many bugs they reported. */
-export async function countUserBugs(db: Kysely<any>, userIds: readonly string[]): Promise<Map<string, UserBugCounts>> {
+export async function countUserBugs(
+  db: Kysely<ReadModelDb>,
+  userIds: readonly string[],
+): Promise<Map<string, UserBugCounts>> {
   const result = new Map<string, UserBugCounts>();
   if (userIds.length === 0) return result;
   const scopes = userIds.flatMap((id) => [`reporter:${id}`, `assignee:${id}`]);
-  const { rows } = await sql<{ scope: string; value: string; n: number }>`
-    select scope, value, n from ${counters} where scope = any(${scopes}::text[]) and dim = 'status'`.execute(db);
+  const rows = await from(db)
+    .selectFrom('bug_counters')
+    .select(['scope', 'value', 'n'])
+    .where('scope', '=', sql<string>`any(${scopes}::text[])`)
+    .where('dim', '=', sql<'status'>`'status'`)
+    .execute();
   const mutable = new Map<string, { -readonly [K in keyof UserBugCounts]: number }>();
   for (const id of userIds) mutable.set(id, { ...noUserBugCounts });
   for (const r of rows) {
@@ -154,22 +201,24 @@ export async function countUserBugs(db: Kysely<any>, userIds: readonly string[])
 }
 
 /** Every live bug, oldest first, a page at a time (exports): memory stays flat at any size. */
-export async function* bugPages(db: Kysely<any>, pageSize = 1000): AsyncGenerator<BugDto[]> {
+export async function* bugPages(db: Kysely<ReadModelDb>, pageSize = 1000): AsyncGenerator<BugDto[]> {
   let after: ListCursor | null = null;
   for (;;) {
-    const keyset: RawBuilder<unknown> = after
-      ? sql`and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})`
-      : sql``;
-    const { rows }: { rows: { dto: BugDto; ck: string; id: string }[] } = await sql<{
-      dto: BugDto;
-      ck: string;
-      id: string;
-    }>`
-      select dto, created_at::text as ck, id from ${bugs} where not deleted ${keyset}
-      order by created_at, id limit ${pageSize}`.execute(db);
+    const cursor: ListCursor | null = after;
+    const rows: { dto: BugDto; ck: string; id: string }[] = await from(db)
+      .selectFrom('bugs')
+      .select(['dto', ...keysetColumns])
+      .where((eb) => {
+        const live = eb.not(eb.ref('deleted'));
+        return cursor ? eb.and([live, keysetAfter(eb, '>', cursor)]) : live;
+      })
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(pageSize)
+      .execute();
     if (rows.length === 0) return;
     yield rows.map((r) => r.dto);
-    const last: { ck: string; id: string } = rows[rows.length - 1]!;
+    const last = rows[rows.length - 1]!;
     after = { createdAt: last.ck, id: last.id };
     if (rows.length < pageSize) return;
   }

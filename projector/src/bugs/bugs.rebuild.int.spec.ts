@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type BugState, bugStatuses, evolveBug, priorities, type ReportedBug, severities } from '@bugtrail/domain';
 import type { NewEvent } from '@bugtrail/eventstore';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { event, reportBug, userRegistered } from '../../../cli/src/demo/bug-events.js';
-import { startTestSystem, type TestSystem } from '../../../test-support/system.js';
 
 /** A small seeded PRNG (mulberry32), so a failing run can be replayed from its seed. */
 function prng(seed: number) {

@@ -1,16 +1,21 @@
-import { createHash } from 'node:crypto';
 import {
   type ActiveChat,
   aiAssistantTexts,
   type ChatEvent,
   type ChatState,
   chatDecider,
-  decideAiReply,
-  eventSchemaVersion,
   type MessageSentData,
   streams,
+  timelineDecider,
 } from '@bugtrail/domain';
-import { type EventStore, type Position, type RecordedEvent, START } from '@bugtrail/eventstore';
+import {
+  type CommandHandler,
+  deriveEventId,
+  type EventStore,
+  type Position,
+  type RecordedEvent,
+  START,
+} from '@bugtrail/eventstore';
 import type { Logger } from '@bugtrail/platform';
 import { type Kysely, type Migration, sql } from 'kysely';
 import type pg from 'pg';
@@ -46,13 +51,6 @@ export const chatAiReactorMigrations: Record<string, Migration> = {
   },
 };
 
-/** A UUID derived from a name, so a replayed message always gets the same reply ids. */
-export function derivedUuid(...parts: string[]): string {
-  const hex = createHash('sha256').update(parts.join('\u0000')).digest('hex');
-  const variant = ((Number.parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
-}
-
 export type ChatAiReactorOptions = {
   logger: Logger;
   responder?: AiResponder | null;
@@ -63,20 +61,24 @@ export type ChatAiReactorOptions = {
 
 /**
  * Follows the store and answers each human message in a chat whose assistant was
- * enabled when the message arrived. The reply's event id derives from the message's,
- * so a replay (a lost checkpoint, two reactors at once) never posts twice. It runs
- * beside the projector, not inside a batch: a model may take seconds to answer.
+ * enabled when the message arrived, through the one command handler. The reply's
+ * event id derives from the message's event (the causing event), and the timeline
+ * knows which messages are answered, so a replay (a lost checkpoint, two reactors at
+ * once) never posts twice. It runs beside the projector, not inside a batch: a
+ * model may take seconds to answer.
  */
 export class ChatAiReactor {
   private readonly responder: AiResponder | null;
   private readonly leader: LeaderLoop;
   private subscription: { close(): Promise<void> } | null = null;
+  private readonly store: EventStore;
 
   constructor(
-    private readonly store: EventStore,
+    private readonly commands: CommandHandler,
     private readonly pool: pg.Pool,
     private readonly options: ChatAiReactorOptions,
   ) {
+    this.store = commands.store;
     if (options.responder !== undefined) this.responder = options.responder;
     else if (isAiProviderConfigured(options.env)) {
       options.logger.warn(
@@ -156,26 +158,23 @@ export class ChatAiReactor {
         const data = message.data as MessageSentData;
         const content = await this.responder({ chat: then, message: data });
         if (!content) continue;
-        const reply = decideAiReply(then, data, { messageId: derivedUuid('ai-reply', message.id), content });
-        if (!reply) continue;
-        await this.store.append(
+        const handled = await this.commands.handle(
           streams.chatMessages(chatId),
-          [
-            {
-              id: derivedUuid('ai-reply-event', message.id),
-              type: reply.type,
-              data: reply.data,
-              metadata: {
-                actorId: null,
-                correlationId: message.metadata.correlationId,
-                causationId: message.id,
-                occurredAt: (this.options.now?.() ?? new Date()).toISOString(),
-                schemaVersion: eventSchemaVersion(reply.type),
-              },
-            },
-          ],
-          'any',
+          timelineDecider(then),
+          {
+            type: 'PostAiReply',
+            data: { messageId: deriveEventId(message.id, 'ai-reply', 0), replyTo: data.messageId, content },
+            metadata: { actor: null, now: (this.options.now?.() ?? new Date()).toISOString() },
+          },
+          {
+            actor: null,
+            correlationId: message.metadata.correlationId,
+            idempotencyKey: null,
+            causationEventId: message.id,
+          },
+          { anyRevision: true },
         );
+        if (handled.newEvents.length === 0) continue;
         posted++;
       }
     }

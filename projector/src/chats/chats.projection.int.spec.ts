@@ -1,7 +1,6 @@
+import { http, registerUser, type TestUser } from '@bugtrail/testing';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../../../test-support/http.js';
-import { startTestSystem, type TestSystem } from '../../../test-support/system.js';
-import { registerUser, type TestUser } from '../../../test-support/users.js';
 
 /**
  * The chats read model's live topics carry their audience (ADR 004), and a rebuild

@@ -11,9 +11,10 @@ import {
   streamCategory,
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
-import { sql, type Transaction } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
 import { chunks } from '../runtime/chunks.js';
 import type { Projection } from '../runtime/projection.js';
+import type { ReadModelDb } from '../schema.js';
 import {
   type ChatMembersTable,
   type ChatMessagesTable,
@@ -23,7 +24,7 @@ import {
 } from './chats.tables.js';
 
 type ChatRow = ChatsTable;
-type MessageRow = ChatMessagesTable;
+type MessageRow = Selectable<ChatMessagesTable>;
 const memberKey = (chatId: string, userId: string) => `${chatId}\u0000${userId}`;
 const INSERT_CHUNK = 1000;
 
@@ -246,7 +247,9 @@ class ChatBatch {
         const row = this.chats.get(d.chatId);
         if (!row) return;
         this.seeRevision(row, event.revision);
-        if (this.members.get(d.chatId)?.has(d.userId)) this.setMember(d.chatId, d.userId, event.revision);
+        // How far the reader got (version 2); a version 1 marker: everything before it.
+        const through = d.throughRevision ?? event.revision;
+        if (this.members.get(d.chatId)?.has(d.userId)) this.setMember(d.chatId, d.userId, through);
         // Only the reader's own unread count changed.
         this.readerTopics.add(`chat:${d.chatId}|${d.userId}`);
         return;
@@ -280,7 +283,7 @@ const handled = new Set([
   'ChatReadMarked',
 ]);
 
-async function write(db: Transaction<any>, schema: string, batch: ChatBatch): Promise<void> {
+async function write(db: Transaction<ReadModelDb>, schema: string, batch: ChatBatch): Promise<void> {
   const q = () => db.withSchema(schema);
   const gone = [...batch.deletedChats];
   if (gone.length > 0) {
@@ -295,7 +298,11 @@ async function write(db: Transaction<any>, schema: string, batch: ChatBatch): Pr
       .values(slice)
       .onConflict((oc) =>
         oc.column('id').doUpdateSet((eb) => {
-          const columns = Object.keys(slice[0]!).filter((c) => c !== 'id' && c !== 'created_at' && c !== 'created_by');
+          // Every column the rows carry but the chat's identity and creation.
+          const columns = (Object.keys(slice[0]!) as (keyof ChatRow)[]).filter(
+            (c): c is Exclude<keyof ChatRow, 'id' | 'created_at' | 'created_by'> =>
+              c !== 'id' && c !== 'created_at' && c !== 'created_by',
+          );
           return Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}`)]));
         }),
       )
@@ -353,7 +360,7 @@ export const chatsProjection: Projection = {
       .selectAll()
       .where('chat_id', 'in', chatIds)
       .execute();
-    const batch = new ChatBatch(rows as ChatRow[], memberRows as ChatMembersTable[]);
+    const batch = new ChatBatch(rows, memberRows);
     for (const event of relevant) {
       const category = streamCategory(event.streamId);
       if (category === 'chat' || category === 'chatmsgs') batch.apply(event);

@@ -6,34 +6,34 @@ import {
   chatLimits,
   chatMessages,
   type MessageDto,
-  type MessageFacts,
   type RepliedMessageDto,
 } from '@bugtrail/domain';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
+import type { ReadModelDb } from '../schema.js';
+import { findUserNames, listUserNames, type UserNameRow } from '../users/users.queries.js';
 import type { ChatMessagesTable, ChatsTable } from './chats.tables.js';
 
 /**
- * The queries read-api (and write-api, for its answers and reference checks) runs
+ * The queries read-api runs
  * on the chats read model. Names and images come from the users read model at
  * query time, so a renamed user shows the new name everywhere at once.
  */
 const chats = sql.id(READ_MODEL_SCHEMA, 'chats');
 const members = sql.id(READ_MODEL_SCHEMA, 'chat_members');
 const messages = sql.id(READ_MODEL_SCHEMA, 'chat_messages');
-const users = sql.id(READ_MODEL_SCHEMA, 'users');
+const from = (db: Kysely<ReadModelDb>) => db.withSchema(READ_MODEL_SCHEMA);
 
-type ChatListRow = ChatsTable & { unread_count: string | number };
-type UserRef = { id: string; name: string; profile_image_url: string | null };
-type Directory = Map<string, UserRef>;
+type ChatListRow = Selectable<ChatsTable> & { unread_count: string | number };
+type Directory = Map<string, UserNameRow>;
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
-async function directory(db: Kysely<any>, ids: Iterable<string | null>): Promise<Directory> {
-  const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
-  if (wanted.length === 0) return new Map();
-  const { rows } = await sql<UserRef>`
-    select id, name, profile_image_url from ${users} where id = any(${wanted}::text[])`.execute(db);
+async function directory(db: Kysely<ReadModelDb>, ids: Iterable<string | null>): Promise<Directory> {
+  const rows = await findUserNames(
+    db,
+    [...ids].filter((id): id is string => !!id),
+  );
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -81,7 +81,7 @@ function toChatDto(row: ChatListRow, dir: Directory): ChatDto {
 }
 
 /** The caller's chats and every public chat, most recent activity first. */
-async function selectChats(db: Kysely<any>, userId: string, chatId: string | null): Promise<ChatListRow[]> {
+async function selectChats(db: Kysely<ReadModelDb>, userId: string, chatId: string | null): Promise<ChatListRow[]> {
   const { rows } = await sql<ChatListRow>`
     select c.*,
       case when m.user_id is null then 0 else (
@@ -101,27 +101,30 @@ function chatUserIds(rows: readonly ChatListRow[]): string[] {
   return rows.flatMap((r) => [...r.participants, ...r.admins, r.created_by, r.last_message_sender_id ?? '']);
 }
 
-export async function listChatsFor(db: Kysely<any>, userId: string): Promise<ChatDto[]> {
+export async function listChatsFor(db: Kysely<ReadModelDb>, userId: string): Promise<ChatDto[]> {
   const rows = await selectChats(db, userId, null);
   const dir = await directory(db, chatUserIds(rows));
   return rows.map((row) => toChatDto(row, dir));
 }
 
 /** The chat, or null when it does not exist for the user (deleted, or private to others). */
-export async function findChatFor(db: Kysely<any>, chatId: string, userId: string): Promise<ChatDto | null> {
+export async function findChatFor(db: Kysely<ReadModelDb>, chatId: string, userId: string): Promise<ChatDto | null> {
   const [row] = await selectChats(db, userId, chatId);
   if (!row) return null;
   return toChatDto(row, await directory(db, chatUserIds([row])));
 }
 
-type MessageRow = ChatMessagesTable;
+type MessageRow = Selectable<ChatMessagesTable>;
 
-async function toMessageDtos(db: Kysely<any>, rows: readonly MessageRow[]): Promise<MessageDto[]> {
+async function toMessageDtos(db: Kysely<ReadModelDb>, rows: readonly MessageRow[]): Promise<MessageDto[]> {
   const replyIds = [...new Set(rows.map((r) => r.reply_to).filter((id): id is string => !!id))];
   const replies = new Map<string, MessageRow>();
   if (replyIds.length > 0) {
-    const { rows: found } = await sql<MessageRow>`
-      select * from ${messages} where id = any(${replyIds}::text[])`.execute(db);
+    const found = await from(db)
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('id', '=', sql<string>`any(${replyIds}::text[])`)
+      .execute();
     for (const r of found) replies.set(r.id, r);
   }
   const dir = await directory(
@@ -161,44 +164,42 @@ async function toMessageDtos(db: Kysely<any>, rows: readonly MessageRow[]): Prom
  * `hasMore` is true only when older messages exist beyond this page.
  */
 export async function listMessages(
-  db: Kysely<any>,
+  db: Kysely<ReadModelDb>,
   chatId: string,
   page: number,
   pageSize: number = chatLimits.pageSize,
 ): Promise<{ messages: MessageDto[]; page: number; hasMore: boolean }> {
-  const { rows } = await sql<MessageRow>`
-    select * from ${messages} where chat_id = ${chatId}
-    order by revision desc
-    offset ${(page - 1) * pageSize} limit ${pageSize + 1}`.execute(db);
+  const rows = await from(db)
+    .selectFrom('chat_messages')
+    .selectAll()
+    .where('chat_id', '=', chatId)
+    .orderBy('revision', 'desc')
+    .offset((page - 1) * pageSize)
+    .limit(pageSize + 1)
+    .execute();
   const hasMore = rows.length > pageSize;
   const pageRows = rows.slice(0, pageSize).reverse();
   return { messages: await toMessageDtos(db, pageRows), page, hasMore };
 }
 
-export async function findMessage(db: Kysely<any>, chatId: string, messageId: string): Promise<MessageDto | null> {
-  const { rows } = await sql<MessageRow>`
-    select * from ${messages} where id = ${messageId} and chat_id = ${chatId}`.execute(db);
+export async function findMessage(
+  db: Kysely<ReadModelDb>,
+  chatId: string,
+  messageId: string,
+): Promise<MessageDto | null> {
+  const rows = await from(db)
+    .selectFrom('chat_messages')
+    .selectAll()
+    .where('id', '=', messageId)
+    .where('chat_id', '=', chatId)
+    .execute();
   if (rows.length === 0) return null;
   const [dto] = await toMessageDtos(db, rows);
   return dto ?? null;
 }
 
-/** What a command referring to a message needs to know of it; null when no such message. */
-export async function findMessageFacts(db: Kysely<any>, messageId: string): Promise<MessageFacts | null> {
-  const { rows } = await sql<Pick<MessageRow, 'id' | 'chat_id' | 'sender_id' | 'is_deleted'>>`
-    select id, chat_id, sender_id, is_deleted from ${messages} where id = ${messageId}`.execute(db);
-  const row = rows[0];
-  return row ? { messageId: row.id, chatId: row.chat_id, senderId: row.sender_id, isDeleted: row.is_deleted } : null;
-}
-
-/** The participant's unread count in one chat (0 for non-participants). */
-export async function unreadCount(db: Kysely<any>, chatId: string, userId: string): Promise<number> {
-  const [row] = await selectChats(db, userId, chatId);
-  return row ? Number(row.unread_count) : 0;
-}
-
 /** Everyone, for the chat pickers: `[{ _id, name }]`. */
-export async function listChatUsers(db: Kysely<any>): Promise<{ _id: string; name: string }[]> {
-  const { rows } = await sql<{ id: string; name: string }>`select id, name from ${users} order by name, id`.execute(db);
+export async function listChatUsers(db: Kysely<ReadModelDb>): Promise<{ _id: string; name: string }[]> {
+  const rows = await listUserNames(db);
   return rows.map((r) => ({ _id: r.id, name: r.name }));
 }

@@ -1,5 +1,6 @@
 import type { Attachment, ChatType } from '@bugtrail/domain';
-import { type Kysely, sql } from 'kysely';
+import { type ColumnType, type Kysely, sql } from 'kysely';
+import type { ReadModelDb } from '../schema.js';
 
 /** One row per live chat; deleted chats have no row. */
 export interface ChatsTable {
@@ -40,7 +41,8 @@ export interface ChatMessagesTable {
   revision: string | number;
   sender_id: string | null;
   content: string;
-  attachments: Attachment[];
+  /** jsonb: read as the array, written as its JSON text. */
+  attachments: ColumnType<Attachment[], string, string>;
   mentions: string[];
   reply_to: string | null;
   is_deleted: boolean;
@@ -50,7 +52,7 @@ export interface ChatMessagesTable {
 
 export const chatTables = ['chats', 'chat_members', 'chat_messages'] as const;
 
-export async function createChatTables(db: Kysely<any>, schema: string): Promise<void> {
+export async function createChatTables(db: Kysely<ReadModelDb>, schema: string): Promise<void> {
   const t = (name: string) => sql.id(schema, name);
   const ix = (name: string) => sql.id(`${schema}_${name}`);
   await sql`create table ${t('chats')} (

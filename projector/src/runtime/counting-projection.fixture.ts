@@ -9,6 +9,7 @@ import { migrateEventStore, type NewEvent, PostgresEventStore } from '@bugtrail/
 import { createDb, createPool, migrate, silentLogger } from '@bugtrail/platform';
 import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
+import type { ReadModelDb } from '../schema.js';
 import { projectorMigrations } from './migrations.js';
 import type { Projection } from './projection.js';
 
@@ -24,6 +25,12 @@ export type CountingOptions = {
   blockOnBatch?: { batch: number; lockKey: number; onBlocked(): void };
 };
 
+/** The fixture's own table, under a name chosen per test: not one of the read models. */
+type CountedTables = Record<
+  string,
+  { event_id: string; stream_id: string; position: string; handled_by_version: number }
+>;
+
 export function userNumber(data: unknown): number {
   return Number((data as { userId: string }).userId.slice(1));
 }
@@ -36,7 +43,7 @@ export function countingProjection(options: CountingOptions = {}): Projection {
     name: options.name ?? 'counting',
     version,
     tables: [table],
-    async createTables(db: Kysely<any>, schema: string) {
+    async createTables(db: Kysely<ReadModelDb>, schema: string) {
       await sql`create table ${sql.id(schema, table)} (
         event_id uuid not null,
         stream_id text not null,
@@ -47,6 +54,7 @@ export function countingProjection(options: CountingOptions = {}): Projection {
     async apply(events, { db, schema, topics }) {
       batches += 1;
       await db
+        .withTables<CountedTables>()
         .withSchema(schema)
         .insertInto(table)
         .values(
@@ -93,7 +101,7 @@ export async function openProjectorDatabase(url: string) {
   await migrateEventStore(pool);
   await migrate(pool, projectorMigrations);
   const store = new PostgresEventStore(pool, { pollIntervalMs: 100 });
-  const db = createDb<any>(pool);
+  const db = createDb<ReadModelDb>(pool);
   return {
     pool,
     store,

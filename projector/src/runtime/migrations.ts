@@ -1,4 +1,20 @@
-import { type Kysely, type Migration, sql } from 'kysely';
+import type { Position } from '@bugtrail/eventstore';
+import { type ColumnType, type Generated, type Kysely, type Migration, sql } from 'kysely';
+
+/** The projector's own tables (schema `projector`), as the runtime queries them. */
+export type ProjectorTables = {
+  'projector.checkpoints': {
+    name: string;
+    position: Position;
+    version: number;
+    updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  };
+  'projector.changes': {
+    position: Position;
+    topics: string[];
+    created_at: Generated<Date>;
+  };
+};
 
 /**
  * The projector's own tables. Read-model tables are not migrated here: each

@@ -1,9 +1,10 @@
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import type { Kysely, Transaction } from 'kysely';
+import type { ReadModelDb } from '../schema.js';
 
 export type ProjectionContext = Readonly<{
-  /** The batch's transaction: rows and checkpoint commit together. */
-  db: Transaction<any>;
+  /** The batch's transaction: rows and checkpoint commit together. Write through `db.withSchema(schema)`. */
+  db: Transaction<ReadModelDb>;
   /** Where this projection's tables live: `rm` live, another schema during a rebuild. */
   schema: string;
   /** Topics changed by this batch (`bug:{id}`, `dashboard`, `user:{id}`, ...). */
@@ -21,7 +22,7 @@ export interface Projection {
   readonly version: number;
   /** The tables it owns, in creation order. */
   readonly tables: readonly string[];
-  createTables(db: Kysely<any>, schema: string): Promise<void>;
+  createTables(db: Kysely<ReadModelDb>, schema: string): Promise<void>;
   apply(events: readonly RecordedEvent[], context: ProjectionContext): Promise<void>;
 }
 

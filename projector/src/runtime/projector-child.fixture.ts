@@ -3,7 +3,7 @@
  * real Projector over the counting projection and gets stuck (on an advisory lock
  * the test holds) in the middle of batch BLOCK_ON_BATCH, after writing its rows.
  *
- * Run with: node test-support/run-ts.mjs projector/src/runtime/projector-child.fixture.ts
+ * Run with: node testing/src/run-ts.mjs projector/src/runtime/projector-child.fixture.ts
  */
 import { silentLogger } from '@bugtrail/platform';
 import { countingProjection, openProjectorDatabase } from './counting-projection.fixture.js';

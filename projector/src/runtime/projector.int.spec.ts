@@ -3,9 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Position, type RecordedEvent, START } from '@bugtrail/eventstore';
 import { CHANGES_CHANNEL, type ChangeNotice, decodeChangeNotice, silentLogger } from '@bugtrail/platform';
+import { createTestDatabase } from '@bugtrail/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../../test-support/database.js';
 import { usersProjection } from '../users/users.projection.js';
 import { countingProjection, openProjectorDatabase, userEvent, userNumber } from './counting-projection.fixture.js';
 import type { Projection } from './projection.js';
@@ -332,7 +332,7 @@ function spawnChild(env: Record<string, string>) {
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      path.join(repoRoot, 'test-support', 'run-ts.mjs'),
+      path.join(repoRoot, 'testing', 'src', 'run-ts.mjs'),
       path.join(repoRoot, 'projector/src/runtime/projector-child.fixture.ts'),
     ],
     { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },

@@ -8,7 +8,9 @@ import {
 } from '@bugtrail/platform';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type pg from 'pg';
+import type { ReadModelDb } from '../schema.js';
 import { LeaderLoop } from './leader-loop.js';
+import type { ProjectorTables } from './migrations.js';
 import { type Projection, READ_MODEL_SCHEMA } from './projection.js';
 
 const LEADER_LOCK = 7310002;
@@ -32,7 +34,7 @@ export type ProjectorStatus = Readonly<{
   secondsBehind: number;
 }>;
 
-type CheckpointRow = { name: string; position: string; version: number };
+type CheckpointRow = Pick<ProjectorTables['projector.checkpoints'], 'name' | 'position' | 'version'>;
 
 /** Splits topics into NOTIFY-sized notices that all carry the batch position. */
 export function chunkNotices(position: Position, topics: readonly string[], reset = false): ChangeNotice[] {
@@ -63,14 +65,17 @@ export class Projector {
   private readonly leader: LeaderLoop;
   private subscription: { close(): Promise<void> } | null = null;
   private position: Position = START;
+  /** The same connection pool, seeing the projector's own tables too. */
+  private readonly runtimeDb: Kysely<ReadModelDb & ProjectorTables>;
 
   constructor(
     private readonly store: EventStore,
     private readonly pool: pg.Pool,
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<ReadModelDb>,
     readonly projections: readonly Projection[],
     private readonly options: ProjectorOptions,
   ) {
+    this.runtimeDb = db.withTables<ProjectorTables>();
     this.batchSize = options.batchSize ?? 1000;
     this.logger = options.logger;
     this.leader = new LeaderLoop(
@@ -95,13 +100,14 @@ export class Projector {
     const client = await this.pool.connect();
     try {
       await client.query('select pg_advisory_lock($1)', [LEADER_LOCK + 1]);
-      const existing = new Map((await this.readCheckpoints(this.db)).map((r) => [r.name, r]));
+      const existing = new Map((await this.readCheckpoints()).map((r) => [r.name, r]));
       for (const projection of this.projections) {
         const row = existing.get(projection.name);
         if (!row) {
           await this.db.transaction().execute(async (tx) => {
             await projection.createTables(tx, READ_MODEL_SCHEMA);
             await tx
+              .withTables<ProjectorTables>()
               .insertInto('projector.checkpoints')
               .values({ name: projection.name, position: START, version: projection.version })
               .execute();
@@ -212,12 +218,13 @@ export class Projector {
     await projection.createTables(this.db, schema);
     let position: Position = START;
     let events = 0;
-    const replayUpTo = async (db: Kysely<any>, limit: Position) => {
+    const replayUpTo = async (db: Kysely<ReadModelDb>, limit: Position) => {
       while (position < limit) {
         const batch = (await this.store.readAll(position, this.batchSize * 5)).filter((e) => e.position <= limit);
         if (batch.length === 0) break;
-        const run = async (tx: Transaction<any>) => projection.apply(batch, { db: tx, schema, topics: new Set() });
-        if (db.isTransaction) await run(db as Transaction<any>);
+        const run = async (tx: Transaction<ReadModelDb>) =>
+          projection.apply(batch, { db: tx, schema, topics: new Set() });
+        if (db.isTransaction) await run(db as Transaction<ReadModelDb>);
         else await db.transaction().execute(run);
         position = batch[batch.length - 1]!.position;
         events += batch.length;
@@ -230,7 +237,7 @@ export class Projector {
       await replayUpTo(this.db, live);
     }
     await this.db.transaction().execute(async (tx) => {
-      const locked = await sql<{ position: string }>`
+      const locked = await sql<{ position: Position }>`
         select position from projector.checkpoints where name = ${name} for update`.execute(tx);
       const live = locked.rows[0]?.position ?? (await this.store.headPosition());
       await replayUpTo(tx, live);
@@ -253,12 +260,17 @@ export class Projector {
   }
 
   private async liveCheckpoint(name: string): Promise<Position | null> {
-    const row = await this.db
+    const row = await this.runtimeDb
       .selectFrom('projector.checkpoints')
       .select('position')
       .where('name', '=', name)
       .executeTakeFirst();
     return row?.position ?? null;
+  }
+
+  /** How far this projector's read models are: the slowest of its projections' checkpoints. */
+  async checkpoint(): Promise<Position> {
+    return this.slowestCheckpoint();
   }
 
   /**
@@ -267,7 +279,7 @@ export class Projector {
    * instance does not run are not its business.
    */
   private async slowestCheckpoint(): Promise<Position> {
-    const byName = new Map((await this.readCheckpoints(this.db)).map((r) => [r.name, r.position]));
+    const byName = new Map((await this.readCheckpoints()).map((r) => [r.name, r.position]));
     return (
       this.projections.reduce<Position | null>((min, p) => {
         const position = byName.get(p.name) ?? START;
@@ -276,8 +288,8 @@ export class Projector {
     );
   }
 
-  private async readCheckpoints(db: Kysely<any>): Promise<CheckpointRow[]> {
-    return db.selectFrom('projector.checkpoints').select(['name', 'position', 'version']).execute();
+  private async readCheckpoints(): Promise<CheckpointRow[]> {
+    return this.runtimeDb.selectFrom('projector.checkpoints').select(['name', 'position', 'version']).execute();
   }
 
   /** Where the projector is and how far behind the store it runs. */

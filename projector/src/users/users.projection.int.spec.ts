@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { PostgresEventStore } from '@bugtrail/eventstore';
 import { createDb, createPool, silentLogger } from '@bugtrail/platform';
+import { createTestDatabase } from '@bugtrail/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateAll } from '../../../cli/src/system.js';
-import { createTestDatabase } from '../../../test-support/database.js';
 import { Projector } from '../runtime/projector.js';
+import type { ReadModelDb } from '../schema.js';
 import { usersProjection } from './users.projection.js';
 
 describe('users projection, when a rebuild batch holds more rows than one statement can carry', () => {
@@ -44,7 +45,7 @@ describe('users projection, when a rebuild batch holds more rows than one statem
         'no_stream',
       );
     }
-    const projector = new Projector(store, pool, createDb<any>(pool), [usersProjection], {
+    const projector = new Projector(store, pool, createDb<ReadModelDb>(pool), [usersProjection], {
       logger: silentLogger,
       batchSize: 2000,
     });

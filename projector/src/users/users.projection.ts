@@ -1,20 +1,13 @@
-import type { ProfileUpdatedData, Role, UserRegisteredData } from '@bugtrail/domain';
+import type { ProfileUpdatedData, UserRegisteredData } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import { chunks } from '../runtime/chunks.js';
 import type { Projection } from '../runtime/projection.js';
+import type { ReadModelDb } from '../schema.js';
+import type { UsersTable } from './users.tables.js';
 
-export interface UsersTable {
-  id: string;
-  name: string;
-  email: string;
-  role: Role;
-  profile_image_url: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-type UserRow = Omit<UsersTable, 'created_at' | 'updated_at'> & { created_at: Date | string; updated_at: Date | string };
+/** A row as stored or as the batch folds it (times from events are ISO strings). */
+type UserRow = Insertable<UsersTable>;
 
 /** Everybody's public profile: the team list, chat pickers, names on bugs. */
 export const usersProjection: Projection = {
@@ -22,7 +15,7 @@ export const usersProjection: Projection = {
   version: 1,
   tables: ['users'],
 
-  async createTables(db: Kysely<any>, schema: string) {
+  async createTables(db: Kysely<ReadModelDb>, schema: string) {
     await sql`create table ${sql.id(schema, 'users')} (
       id text primary key,
       name text not null,
@@ -54,7 +47,7 @@ export const usersProjection: Projection = {
         .selectAll()
         .where('id', 'in', [...missing])
         .execute();
-      for (const row of rows as UserRow[]) touched.set(row.id, row);
+      for (const row of rows) touched.set(row.id, row);
     }
     for (const event of relevant) {
       if (event.type === 'UserRegistered') {

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { http, registerUser, type TestUser } from '@bugtrail/testing';
+import { appendAndSettle, startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { event, reportBug, statusChanged } from '../../../cli/src/demo/bug-events.js';
-import { http } from '../../../test-support/http.js';
-import { startTestSystem, type TestSystem } from '../../../test-support/system.js';
-import { registerUser, type TestUser } from '../../../test-support/users.js';
 import { bugDtoSchema, bugListSchema, dashboardSchema, historySchema } from './bugs.schemas.js';
-import { appendAndSettle, minutesAfter } from './test-support/append.js';
 
 /**
  * The bug reads over real HTTP on real PostgreSQL. Users register through write-api;
@@ -21,7 +19,7 @@ describe('bug reads: lists, detail, dashboards, history', () => {
   let dev1: TestUser;
   let dev2: TestUser;
   const base = Date.now() - 24 * 3600_000;
-  const at = (m: number) => minutesAfter(base, m);
+  const at = (m: number) => new Date(base + m * 60_000).toISOString();
   const ids = { b1: randomUUID(), b2: randomUUID(), b3: randomUUID(), b4: randomUUID(), b5: randomUUID() };
   let checklistItemId = '';
 

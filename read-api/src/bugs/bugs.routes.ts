@@ -18,12 +18,12 @@ import {
   countBugs,
   decodeCursor,
   findBug,
+  findUser,
   type ListQuery,
   listBugs,
 } from '@bugtrail/projector';
 import { type Context, Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
-import { findUser } from '../users/users.routes.js';
 import { historyQuery, listQuery } from './bugs.schemas.js';
 import { bugAt, bugHistory } from './history.js';
 import { dashboardAnswer, statusSummary } from './shapes.js';
@@ -98,7 +98,7 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     if (actor.role === 'tester' && userId !== actor.id) {
       throw new ForbiddenError("You don't have permission to view these bugs");
     }
-    if (!(await findUser(deps, userId))) throw new NotFoundError('User not found');
+    if (!(await findUser(deps.db, userId))) throw new NotFoundError('User not found');
     const page = await list(c, deps, { kind: 'reporter', id: userId }, listOptions(c));
     return c.json(page.bugs);
   });

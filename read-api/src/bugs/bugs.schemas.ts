@@ -1,7 +1,10 @@
-import { bugStatusSchema, prioritySchema, roleSchema, severitySchema } from '@bugtrail/domain';
+import { bugDtoSchema, userRefSchema } from '@bugtrail/platform';
 import { z } from 'zod';
 
 /** Query strings and answers of the bug reads: validated here, published in /api/openapi.json. */
+
+// The bug and user DTOs are answered by write-api too: their schemas are platform's.
+export { bugDtoSchema, userDtoSchema, userRefSchema } from '@bugtrail/platform';
 
 export const listQuery = z.object({
   status: z
@@ -20,49 +23,27 @@ export const listQuery = z.object({
   cursor: z.string().max(500).optional().describe('The nextCursor of the previous page'),
 });
 
+/** An ISO 8601 date or date-time that names a real instant (no 31 February, no hour 24). */
+function isIsoInstant(text: string): boolean {
+  const m =
+    /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](?:0\d|1[0-5]):?[0-5]\d)?)?$/.exec(
+      text,
+    );
+  if (!m || Number.isNaN(Date.parse(text))) return false;
+  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1).map((v) => Number(v ?? 0)) as number[];
+  if (h! > 23 || mi! > 59 || s! > 59) return false;
+  const date = new Date(Date.UTC(2000, mo! - 1, d));
+  date.setUTCFullYear(y!);
+  return y! >= 1 && date.getUTCMonth() === mo! - 1 && date.getUTCDate() === d;
+}
+
 export const historyQuery = z.object({
   at: z
     .string()
-    .refine((v) => !Number.isNaN(Date.parse(v)), 'at must be an ISO 8601 time')
+    .max(40)
+    .refine(isIsoInstant, 'at must be an ISO 8601 time')
     .optional()
     .describe('Answer the bug as it was at this time instead of the event list'),
-});
-
-export const userDtoSchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  email: z.string().optional(),
-  role: roleSchema.optional(),
-  profileImageURL: z.string().nullable(),
-  profileImageUrl: z.string().nullable(),
-});
-
-export const userRefSchema = z.object({ _id: z.string(), name: z.string() });
-
-export const bugDtoSchema = z.object({
-  _id: z.string(),
-  title: z.string(),
-  description: z.string(),
-  priority: prioritySchema,
-  severity: severitySchema,
-  status: bugStatusSchema,
-  module: z.string().nullable(),
-  dueDate: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  createdBy: userRefSchema,
-  assignedTo: z.array(userDtoSchema),
-  checklist: z.array(
-    z.object({
-      _id: z.string(),
-      text: z.string(),
-      completed: z.boolean(),
-      completedBy: userRefSchema.nullable(),
-      completedAt: z.string().nullable(),
-    }),
-  ),
-  attachments: z.array(z.string()),
-  version: z.number().int().describe('Stream revision: send it back as If-Match to edit'),
 });
 
 export const statusSummarySchema = z.object({

@@ -1,6 +1,6 @@
 import { type BugState, evolveBug, type ReportedBug, toBugDto, type UserRef } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
-import { READ_MODEL_SCHEMA } from '@bugtrail/projector';
+import { findUserNames } from '@bugtrail/projector';
 import type { z } from 'zod';
 import type { ReadApiDeps } from '../deps.js';
 import type { bugAtSchema, historyEntrySchema, historySchema } from './bugs.schemas.js';
@@ -13,16 +13,7 @@ import type { bugAtSchema, historyEntrySchema, historySchema } from './bugs.sche
 type Names = (id: string) => UserRef | undefined;
 
 async function names(deps: ReadApiDeps, ids: Iterable<string>): Promise<Names> {
-  const wanted = [...new Set(ids)];
-  const rows =
-    wanted.length === 0
-      ? []
-      : await deps.db
-          .withSchema(READ_MODEL_SCHEMA)
-          .selectFrom('users')
-          .select(['id', 'name', 'profile_image_url'])
-          .where('id', 'in', wanted)
-          .execute();
+  const rows = await findUserNames(deps.db, ids);
   const byId = new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, profileImageURL: r.profile_image_url }]));
   return (id) => byId.get(id);
 }

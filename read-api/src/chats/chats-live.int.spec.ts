@@ -1,8 +1,6 @@
+import { http, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../../../test-support/http.js';
-import { startTestSystem, type TestSystem } from '../../../test-support/system.js';
-import { registerUser, type TestUser } from '../../../test-support/users.js';
-import { SseReader } from '../live/test-support/sse-reader.js';
 
 describe('chat topics on the live stream', () => {
   let t: TestSystem;

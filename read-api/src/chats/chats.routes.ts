@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ReadApiDeps } from '../deps.js';
 
-const pageQuery = z.object({
+export const pageQuery = z.object({
   page: z.coerce
     .number({ error: 'page must be a whole number from 1' })
     .int('page must be a whole number from 1')

@@ -1,9 +1,9 @@
 import type { Actor } from '@bugtrail/domain';
 import { type ChangeFeed, type ChangeNotice, silentLogger } from '@bugtrail/platform';
+import { createSseParser } from '@bugtrail/testing';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { LiveHub, type LiveSink } from './live-hub.js';
-import { createSseParser } from './test-support/sse-reader.js';
 
 const pos = (n: number) => n.toString(16).padStart(32, '0');
 

@@ -1,7 +1,6 @@
+import { registerUser, SseReader, type TestUser } from '@bugtrail/testing';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSystem, type TestSystem } from '../../../test-support/system.js';
-import { registerUser, type TestUser } from '../../../test-support/users.js';
-import { SseReader } from './test-support/sse-reader.js';
 
 /**
  * Resume and failure cases. The projector and write-api run in one system, read-api in

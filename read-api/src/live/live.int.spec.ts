@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@bugtrail/platform';
+import { http, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../../../test-support/http.js';
-import { startTestSystem, type TestSystem } from '../../../test-support/system.js';
-import { registerUser, type TestUser } from '../../../test-support/users.js';
-import { bugEvents } from './test-support/bug-events.js';
-import { SseReader } from './test-support/sse-reader.js';
+import { bugEvents } from './bug-events.fixture.js';
 
 describe('GET /api/events', () => {
   let t: TestSystem;

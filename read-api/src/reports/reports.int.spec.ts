@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { registerUser, type TestUser } from '@bugtrail/testing';
+import { appendAndSettle, startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { event, reportBug } from '../../../cli/src/demo/bug-events.js';
-import { startTestSystem, type TestSystem } from '../../../test-support/system.js';
-import { registerUser, type TestUser } from '../../../test-support/users.js';
-import { appendAndSettle } from '../bugs/test-support/append.js';
 import { neutralise } from './xlsx.js';
 
 async function download(t: TestSystem, path: string, token: string) {

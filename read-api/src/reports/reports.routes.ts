@@ -1,5 +1,5 @@
 import { type AuthEnv, requireAuth, requireRole } from '@bugtrail/platform';
-import { bugPages, countUserBugs, noUserBugCounts, READ_MODEL_SCHEMA } from '@bugtrail/projector';
+import { bugPages, countUserBugs, listUsersPage, noUserBugCounts } from '@bugtrail/projector';
 import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
 import { xlsxResponse } from './xlsx.js';
@@ -55,14 +55,7 @@ export function createReportsRoutes(deps: ReadApiDeps) {
       // Keyset pages on the primary key: every page is an index range, at any size.
       let after: string | null = null;
       for (;;) {
-        let query = deps.db
-          .withSchema(READ_MODEL_SCHEMA)
-          .selectFrom('users')
-          .select(['id', 'name', 'email', 'role'])
-          .orderBy('id')
-          .limit(PAGE);
-        if (after) query = query.where('id', '>', after);
-        const users = await query.execute();
+        const users = await listUsersPage(deps.db, after, PAGE);
         if (users.length === 0) return;
         const counts = await countUserBugs(
           deps.db,

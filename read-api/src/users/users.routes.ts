@@ -1,29 +1,17 @@
 import { NotFoundError, toUserDto } from '@bugtrail/domain';
 import { type AuthEnv, requireAuth, requireRole } from '@bugtrail/platform';
-import { countUserBugs, noUserBugCounts, READ_MODEL_SCHEMA } from '@bugtrail/projector';
+import { countUserBugs, findUser, listDevelopers, listUsers, noUserBugCounts, type UserRow } from '@bugtrail/projector';
 import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
 
-type UserRow = {
-  id: string;
-  name: string;
-  email: string;
-  role: 'admin' | 'tester' | 'developer';
-  profile_image_url: string | null;
-};
-
 export const userRowToDto = (row: UserRow) =>
   toUserDto({ id: row.id, name: row.name, email: row.email, role: row.role, profileImageURL: row.profile_image_url });
-
-export async function findUser(deps: ReadApiDeps, id: string): Promise<UserRow | undefined> {
-  return deps.db.withSchema(READ_MODEL_SCHEMA).selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
 
 /** GET /api/auth/profile */
 export function createProfileRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
   app.get('/profile', requireAuth(deps.tokens), async (c) => {
-    const row = await findUser(deps, c.var.actor.id);
+    const row = await findUser(deps.db, c.var.actor.id);
     if (!row) throw new NotFoundError('User not found');
     return c.json({ user: userRowToDto(row) });
   });
@@ -36,7 +24,7 @@ export function createUsersRoutes(deps: ReadApiDeps) {
   app.use('*', requireAuth(deps.tokens));
 
   app.get('/', async (c) => {
-    const rows = await deps.db.withSchema(READ_MODEL_SCHEMA).selectFrom('users').selectAll().orderBy('name').execute();
+    const rows = await listUsers(deps.db);
     if (c.var.actor.role === 'admin') {
       // The team list: everyone with their task counters, from the bug counters.
       const counts = await countUserBugs(
@@ -56,21 +44,14 @@ export function createUsersRoutes(deps: ReadApiDeps) {
 
   // The assign-developers pickers (admin, tester).
   app.get('/developers', requireRole('admin', 'tester'), async (c) => {
-    const rows = await deps.db
-      .withSchema(READ_MODEL_SCHEMA)
-      .selectFrom('users')
-      .selectAll()
-      .where('role', '=', 'developer')
-      .orderBy('name')
-      .orderBy('id')
-      .execute();
+    const rows = await listDevelopers(deps.db);
     return c.json(
       rows.map((r) => toUserDto({ id: r.id, name: r.name, email: r.email, profileImageURL: r.profile_image_url })),
     );
   });
 
   app.get('/:id', async (c) => {
-    const row = await findUser(deps, c.req.param('id'));
+    const row = await findUser(deps.db, c.req.param('id'));
     if (!row) throw new NotFoundError('User not found');
     const dto = userRowToDto(row);
     if (c.var.actor.role !== 'admin' && c.var.actor.id !== row.id) {

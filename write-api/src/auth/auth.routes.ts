@@ -13,11 +13,11 @@ import {
   ValidationError,
   validateRegistration,
 } from '@bugtrail/domain';
+import type { Handled } from '@bugtrail/eventstore';
 import { type AuthEnv, readJson, requireAuth, requireRole } from '@bugtrail/platform';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { clientIp } from '../client-ip.js';
-import { deriveEventId, handleCommand } from '../commands/handle-command.js';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { RateLimits, tooManyAttempts } from './rate-limits.js';
@@ -68,20 +68,21 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     // A signup refused after this point created nothing: a minted code it used is given back.
     const releaseCode = () => (role === 'admin' ? deps.inviteCodes.release(userId).catch(() => {}) : undefined);
     const passwordHash = await hashPassword(body.password!);
+    const profileImageURL = body.profileImageURL ?? body.profileImageUrl ?? null;
     try {
       await deps.pool.query(
-        'insert into auth.credentials (user_id, email, password_hash, role) values ($1, $2, $3, $4)',
-        [userId, email, passwordHash, role],
+        `insert into auth.credentials (user_id, email, password_hash, role, name, profile_image_url)
+         values ($1, $2, $3, $4, $5, $6)`,
+        [userId, email, passwordHash, role, body.name!.trim(), profileImageURL],
       );
     } catch (error) {
       await releaseCode();
       if ((error as { code?: string }).code === '23505') throw ValidationError.field('email', userMessages.userExists);
       throw error;
     }
-    let handled: Awaited<ReturnType<typeof handleCommand<UserState, any, any>>>;
+    let handled: Handled<UserState>;
     try {
-      handled = await handleCommand(
-        deps.store,
+      handled = await deps.commands.handle(
         streams.user(userId),
         userDecider,
         {
@@ -91,7 +92,7 @@ export function createAuthRoutes(deps: WriteApiDeps) {
             name: body.name!,
             email,
             role,
-            profileImageURL: body.profileImageURL ?? body.profileImageUrl ?? null,
+            profileImageURL,
           },
           metadata: { actor: null, now: now().toISOString() },
         },
@@ -149,12 +150,9 @@ export function createAuthRoutes(deps: WriteApiDeps) {
 
 /** The user as the write side knows it: its own stream, folded. */
 export async function loadUser(deps: WriteApiDeps, userId: string): Promise<RegisteredUser> {
-  const events = await deps.store.readStream(streams.user(userId));
-  let state = userDecider.initialState();
-  for (const event of events) state = userDecider.evolve(state, event as never);
+  const { state } = await deps.commands.load(streams.user(userId), userDecider);
   if (state.status !== 'registered') throw new UnauthorizedError(userMessages.invalidCredentials);
   return state;
 }
 
 export type { Actor };
-export { deriveEventId };

@@ -27,4 +27,10 @@ export const writeApiMigrations: Record<string, Migration> = {
       )`.execute(db);
     },
   },
+  '0301_auth_credentials_names': {
+    async up(db: Kysely<unknown>) {
+      // The name and image answers show: Accounts.backfill fills rows made before.
+      await sql`alter table auth.credentials add column name text, add column profile_image_url text`.execute(db);
+    },
+  },
 };

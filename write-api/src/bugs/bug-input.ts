@@ -7,13 +7,11 @@ import {
   type ReportedBug,
   severities,
   toBugDto,
-  type UserRef,
   ValidationError,
 } from '@bugtrail/domain';
-import { READ_MODEL_SCHEMA } from '@bugtrail/projector';
+import { deriveEventId } from '@bugtrail/eventstore';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { deriveEventId } from '../commands/handle-command.js';
 import type { WriteApiDeps } from '../deps.js';
 
 /**
@@ -105,30 +103,10 @@ export function newItemIds(count: number, idempotencyKey: string | null, scope: 
   );
 }
 
-/**
- * Which of these ids are developers. Asked of the write side's credentials table (a
- * registered account's role never changes), so a developer who registered a moment
- * ago counts even before the read models have caught up.
- */
-export async function knownDevelopers(deps: WriteApiDeps, ids: readonly string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const { rows } = await deps.pool.query<{ user_id: string }>(
-    "select user_id from auth.credentials where user_id = any($1::text[]) and role = 'developer'",
-    [[...new Set(ids)]],
-  );
-  return rows.map((r) => r.user_id);
-}
-
-/** The bug as every answer shows it, with names and images from the users read model. */
+/** The bug as every answer shows it, named from the write side's accounts. */
 export async function bugAnswer(deps: WriteApiDeps, bug: ReportedBug, version: number): Promise<BugDto> {
   const ids = new Set<string>([bug.reporterId, ...bug.assigneeIds]);
   for (const item of bug.checklist) if (item.completedBy) ids.add(item.completedBy);
-  const { rows } = await deps.pool.query<{ id: string; name: string; profile_image_url: string | null }>(
-    `select id, name, profile_image_url from ${READ_MODEL_SCHEMA}.users where id = any($1::text[])`,
-    [[...ids]],
-  );
-  const users = new Map<string, UserRef>(
-    rows.map((r) => [r.id, { id: r.id, name: r.name, profileImageURL: r.profile_image_url }]),
-  );
+  const users = await deps.accounts.refs(ids);
   return toBugDto(bug, version, (id) => users.get(id));
 }

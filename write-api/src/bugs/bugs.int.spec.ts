@@ -1,7 +1,6 @@
+import { http, registerUser, type TestUser } from '@bugtrail/testing';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../../../test-support/http.js';
-import { startTestSystem, type TestSystem } from '../../../test-support/system.js';
-import { registerUser, type TestUser } from '../../../test-support/users.js';
 
 /** Bug commands over real HTTP on a real PostgreSQL, with the permission matrix. */
 describe('bug commands', () => {
@@ -104,6 +103,30 @@ describe('bug commands', () => {
         [`bug-${bug._id}`],
       );
       expect(rows.every((r) => r.actor === tester.id)).toBe(true);
+    });
+
+    it('stamps one correlation id per request on every event it appends, and answers it', async () => {
+      const answer = await api.post(
+        '/api/bugs',
+        { ...validBug(), checklist: ['Open the page', 'Click login'] },
+        tester.token,
+      );
+      expect(answer.status).toBe(201);
+      const correlationId = answer.headers.get('x-correlation-id');
+      expect(correlationId).toMatch(/^[0-9a-f-]{36}$/);
+      const events = await t.system.store.readStream(`bug-${answer.body.bug._id}`);
+      expect(events.length).toBeGreaterThan(2);
+      expect(new Set(events.map((e) => e.metadata.correlationId))).toEqual(new Set([correlationId]));
+      // A caller's own id is carried through; the next request gets a fresh one.
+      const traced = await api.put(`/api/bugs/${answer.body.bug._id}/status`, { status: 'Closed' }, admin.token, {
+        'x-correlation-id': 'ci-run-42',
+      });
+      expect(traced.headers.get('x-correlation-id')).toBe('ci-run-42');
+      const [last] = await t.system.store.readStream(`bug-${answer.body.bug._id}`, {
+        direction: 'backwards',
+        limit: 1,
+      });
+      expect(last?.metadata.correlationId).toBe('ci-run-42');
     });
 
     it('lets an admin report, with defaults for priority and severity', async () => {

@@ -14,9 +14,9 @@ import {
   type ReportedBug,
   streams,
 } from '@bugtrail/domain';
+import { type CommandContext, deriveEventId, type HandleOptions } from '@bugtrail/eventstore';
 import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
-import { deriveEventId, type HandleOptions, handleCommand } from '../commands/handle-command.js';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 import {
   bugAnswer,
@@ -24,7 +24,6 @@ import {
   bugPayload,
   checklistPayload,
   ifMatchVersion,
-  knownDevelopers,
   newItemIds,
   statusPayload,
   toChecklistEntries,
@@ -49,23 +48,22 @@ export function createBugRoutes(deps: WriteApiDeps) {
   app.use('*', requireAuth(deps.tokens));
 
   /** Runs a bug command; a stale If-Match on an unknown bug is still a 404. */
-  async function run(c: Context<AuthEnv>, bugId: string, command: BugCommand, options: HandleOptions = {}) {
+  async function run(
+    c: Context<AuthEnv>,
+    context: CommandContext,
+    bugId: string,
+    command: BugCommand,
+    options: HandleOptions = {},
+  ) {
     const streamId = streams.bug(bugId);
     try {
-      const handled = await handleCommand(
-        deps.store,
-        streamId,
-        bugDecider,
-        command,
-        commandContext(c, c.var.actor),
-        options,
-      );
+      const handled = await deps.commands.handle(streamId, bugDecider, command, context, options);
       await settle(c, deps, handled.position);
       return handled;
     } catch (error) {
       if (error instanceof ConflictError && options.expectedVersion !== undefined) {
-        const head = await deps.store.readStream(streamId, { limit: 1 });
-        if (head.length === 0) throw new NotFoundError(bugMessages.notFound);
+        const { revision } = await deps.commands.load(streamId, bugDecider);
+        if (revision < 0) throw new NotFoundError(bugMessages.notFound);
       }
       throw error;
     }
@@ -91,6 +89,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
     const checklist = toChecklistEntries(body.checklist ?? []).map((i) => i.text);
     const handled = await run(
       c,
+      context,
       bugId,
       {
         type: 'ReportBug',
@@ -103,7 +102,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
           module: body.module ?? null,
           dueDate: body.dueDate ?? null,
           assigneeIds,
-          knownDeveloperIds: await knownDevelopers(deps, assigneeIds),
+          knownDeveloperIds: await deps.accounts.developers(assigneeIds),
           checklist,
           attachments: body.attachments ?? [],
           newItemIds: newItemIds(checklist.length, context.idempotencyKey, `${actor.id}:${bugId}`),
@@ -129,6 +128,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
     const status = parseStatusFilter(body.status);
     const handled = await run(
       c,
+      context,
       bugId,
       {
         type: 'UpdateBug',
@@ -146,7 +146,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
             ...(body.attachments ? { attachments: body.attachments } : {}),
             ...(status ? { status } : {}),
           },
-          knownDeveloperIds: assigneeIds ? await knownDevelopers(deps, assigneeIds) : undefined,
+          knownDeveloperIds: assigneeIds ? await deps.accounts.developers(assigneeIds) : undefined,
           newItemIds: newItemIds(checklist?.length ?? 0, context.idempotencyKey, `${actor.id}:${bugId}`),
         },
         metadata: { actor, now: now() },
@@ -162,6 +162,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
     const expectedVersion = ifMatchVersion(c);
     await run(
       c,
+      commandContext(c, actor),
       bugId,
       { type: 'DeleteBug', data: { bugId }, metadata: { actor, now: now() } },
       { ...(expectedVersion === undefined ? {} : { expectedVersion }), staleMessage: bugMessages.staleEdit },
@@ -179,6 +180,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
     // unless the client pinned the version it saw.
     const handled = await run(
       c,
+      commandContext(c, actor),
       bugId,
       { type: 'ChangeBugStatus', data: { bugId, status }, metadata: { actor, now: now() } },
       expectedVersion === undefined
@@ -197,6 +199,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
     const context = commandContext(c, actor);
     const handled = await run(
       c,
+      context,
       bugId,
       {
         type: 'SetChecklist',

@@ -1,8 +1,7 @@
+import { http, registerUser, type TestUser } from '@bugtrail/testing';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../../../test-support/http.js';
-import { startTestSystem, type TestSystem } from '../../../test-support/system.js';
-import { registerUser, type TestUser } from '../../../test-support/users.js';
-import { countEvents, createChat } from './test-support/chats.js';
+import { countEvents, createChat } from './chats.fixture.js';
 
 const DEFAULT_PROMPT = 'You are a helpful assistant in a bug tracking application.';
 
@@ -186,10 +185,13 @@ describe('chats: configuration, membership and permissions over HTTP', () => {
     expect(deleted.status).toBe(200);
     expect((await api.get(`/chats/${chat._id}`, ann.token)).status).toBe(404);
     expect((await api.get('/chats', bob.token)).body.map((c: any) => c._id)).not.toContain(chat._id);
-    const { rows } = await t.system.pool.query('select count(*)::int as n from rm.chat_messages where chat_id = $1', [
-      chat._id,
-    ]);
-    expect(rows[0].n).toBe(0);
+    expect((await api.get(`/chats/${chat._id}/messages`, bob.token)).status).toBe(404);
+    const events = await t.system.store.readStream(`chat-${chat._id}`);
+    expect(events.at(-1)).toMatchObject({
+      type: 'ChatDeleted',
+      data: { chatId: chat._id },
+      metadata: { actorId: ann.id },
+    });
   });
 
   it('orders the list by latest activity and counts unread messages until /read', async () => {

@@ -1,31 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type ActiveChat,
   type Attachment,
   type ChatCommand,
-  type ChatDto,
-  type ChatEvent,
-  type ChatMessageCommand,
-  type ChatMessageEvent,
   type ChatState,
   chatDecider,
   chatMessages,
-  decideChatMessage,
-  eventSchemaVersion,
-  type MessageDto,
   NotFoundError,
   streams,
+  type TimelineCommand,
+  type TimelineState,
+  timelineDecider,
   ValidationError,
 } from '@bugtrail/domain';
-import { type AuthEnv, createDb, readJson, requireAuth } from '@bugtrail/platform';
-import { findChatFor, findMessage, findMessageFacts, unreadCount } from '@bugtrail/projector';
+import { type CommandContext, deriveEventId, type HandleOptions } from '@bugtrail/eventstore';
+import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { type CommandContext, deriveEventId, handleCommand } from '../commands/handle-command.js';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 import { checkAttachments, isMultipart, readMultipart } from './attachments.js';
-import { chatDtoFromState, messageDtoFromEvent } from './fallback-answers.js';
+import { chatAnswer, messageAnswer } from './chat-answers.js';
 
 const idText = z.string().trim().min(1).max(100);
 /** The spec shows participants "as users or user ids": accept both, keep ids. */
@@ -35,14 +28,14 @@ const aiInput = z.object({
   model: z.string().max(100).optional(),
   systemPrompt: z.string().max(20_000).optional(),
 });
-const chatBody = z.object({
+export const chatBody = z.object({
   name: z.string().max(10_000).optional().nullable(),
   type: z.string().max(100).optional().nullable(),
   participants: z.array(userRef).max(5000).optional().nullable(),
   admins: z.array(userRef).max(5000).optional().nullable(),
   aiAssistant: aiInput.optional().nullable(),
 });
-const messageBody = z.object({
+export const messageBody = z.object({
   content: z.string().max(100_000).optional().nullable(),
   mentions: z.array(userRef).max(1000).optional().nullable(),
   replyTo: userRef.optional().nullable(),
@@ -50,51 +43,54 @@ const messageBody = z.object({
 
 const undefinedIfNull = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
-/** Chat commands: `/api/chats` and the spec's chat-server paths `/chats` mount the same routes. */
+/**
+ * Chat commands: `/api/chats` and the spec's chat-server paths `/chats` mount the
+ * same routes. Each decides from the chat's own stream (`chat-{id}`: membership,
+ * admins, the assistant) and its timeline (`chatmsgs-{id}`: senders, deletions,
+ * read marks), never from a read model, and goes through the one command handler.
+ */
 export function createChatRoutes(deps: WriteApiDeps) {
-  const db: Kysely<any> = createDb(deps.pool);
   const now = () => (deps.now?.() ?? new Date()).toISOString();
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps.tokens));
 
   const chatId = (c: Context) => idText.parse(c.req.param('id'));
+  const loadChat = async (id: string) => (await deps.commands.load(streams.chat(id), chatDecider)).state;
+  const loadTimeline = async (chat: ChatState, id: string) =>
+    (await deps.commands.load(streams.chatMessages(id), timelineDecider(chat))).state;
 
-  async function loadChat(id: string): Promise<ChatState> {
-    const events = await deps.store.readStream(streams.chat(id));
-    return events.reduce<ChatState>(
-      (s, e) => chatDecider.evolve(s, e as unknown as ChatEvent),
-      chatDecider.initialState(),
-    );
-  }
-
-  /** Which of the ids are registered users (the users read model is settled after every signup). */
-  async function registered(ids: readonly string[]): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const { rows } = await deps.pool.query<{ id: string }>('select id from rm.users where id = any($1::text[])', [
-      [...new Set(ids)],
-    ]);
-    return rows.map((r) => r.id);
-  }
-
-  async function runChatCommand(c: Context<AuthEnv>, id: string, command: ChatCommand, options = {}) {
-    const handled = await handleCommand(
-      deps.store,
-      streams.chat(id),
-      chatDecider,
-      command,
-      commandContext(c, c.var.actor),
-      options,
-    );
+  async function runChatCommand(
+    c: Context<AuthEnv>,
+    context: CommandContext,
+    id: string,
+    command: ChatCommand,
+    options: HandleOptions = {},
+  ) {
+    const handled = await deps.commands.handle(streams.chat(id), chatDecider, command, context, options);
     await settle(c, deps, handled.position);
     return handled;
   }
 
-  /** The chat as GET shows it once settled; from the write side's state when the read model lags. */
-  async function chatAnswer(id: string, userId: string, state: ChatState): Promise<ChatDto> {
-    const view = await findChatFor(db, id, userId);
-    if (view) return view;
-    if (state.status !== 'active') throw new NotFoundError(chatMessages.notFound);
-    return chatDtoFromState(deps.pool, state as ActiveChat);
+  /** Appends to the timeline without a revision check: a busy chat never conflicts. */
+  async function runTimelineCommand(
+    c: Context<AuthEnv>,
+    context: CommandContext,
+    chat: ChatState,
+    id: string,
+    command: TimelineCommand,
+    options: HandleOptions = {},
+  ) {
+    const handled = await deps.commands.handle(streams.chatMessages(id), timelineDecider(chat), command, context, {
+      ...options,
+      anyRevision: true,
+    });
+    await settle(c, deps, handled.position);
+    return handled;
+  }
+
+  async function answerChat(c: Context<AuthEnv>, id: string, state: ChatState, status: 200 | 201) {
+    const timeline: TimelineState = await loadTimeline(state, id);
+    return c.json(await chatAnswer(deps.accounts, state, timeline, c.var.actor.id), status);
   }
 
   app.post('/', async (c) => {
@@ -107,6 +103,7 @@ export function createChatRoutes(deps: WriteApiDeps) {
     const referenced = [...(body.participants ?? []), ...(body.admins ?? [])];
     const handled = await runChatCommand(
       c,
+      context,
       id,
       {
         type: 'CreateChat',
@@ -117,13 +114,13 @@ export function createChatRoutes(deps: WriteApiDeps) {
           participants: undefinedIfNull(body.participants),
           admins: undefinedIfNull(body.admins),
           aiAssistant: undefinedIfNull(body.aiAssistant),
-          registeredUserIds: await registered(referenced),
+          registeredUserIds: await deps.accounts.registered(referenced),
         },
         metadata: { actor: c.var.actor, now: now() },
       },
       { mustBeNew: true },
     );
-    return c.json(await chatAnswer(id, c.var.actor.id, handled.state), 201);
+    return answerChat(c, id, handled.state, 201);
   });
 
   app.put('/:id', async (c) => {
@@ -132,6 +129,7 @@ export function createChatRoutes(deps: WriteApiDeps) {
     const referenced = [...(body.participants ?? []), ...(body.admins ?? [])];
     const handled = await runChatCommand(
       c,
+      commandContext(c, c.var.actor),
       id,
       {
         type: 'UpdateChat',
@@ -141,19 +139,23 @@ export function createChatRoutes(deps: WriteApiDeps) {
           participants: undefinedIfNull(body.participants),
           admins: undefinedIfNull(body.admins),
           aiAssistant: undefinedIfNull(body.aiAssistant),
-          registeredUserIds: await registered(referenced),
+          registeredUserIds: await deps.accounts.registered(referenced),
         },
         metadata: { actor: c.var.actor, now: now() },
       },
       // The body is the whole edited chat: re-deciding it on a newer state keeps every rule.
       { retryOnConflict: true },
     );
-    return c.json(await chatAnswer(id, c.var.actor.id, handled.state), 200);
+    return answerChat(c, id, handled.state, 200);
   });
 
   app.delete('/:id', async (c) => {
     const id = chatId(c);
-    await runChatCommand(c, id, { type: 'DeleteChat', data: {}, metadata: { actor: c.var.actor, now: now() } });
+    await runChatCommand(c, commandContext(c, c.var.actor), id, {
+      type: 'DeleteChat',
+      data: {},
+      metadata: { actor: c.var.actor, now: now() },
+    });
     return c.json({ message: 'Chat deleted', _id: id }, 200);
   });
 
@@ -161,55 +163,22 @@ export function createChatRoutes(deps: WriteApiDeps) {
     const id = chatId(c);
     const handled = await runChatCommand(
       c,
+      commandContext(c, c.var.actor),
       id,
       { type: 'JoinChat', data: {}, metadata: { actor: c.var.actor, now: now() } },
       { retryOnConflict: true },
     );
-    return c.json(await chatAnswer(id, c.var.actor.id, handled.state), 200);
+    return answerChat(c, id, handled.state, 200);
   });
-
-  /**
-   * Appends to `chatmsgs-{id}` without a revision check (a busy chat never conflicts);
-   * the decision is made on the chat's configuration, read from `chat-{id}`.
-   */
-  async function appendMessageEvents(
-    context: CommandContext,
-    id: string,
-    command: ChatMessageCommand,
-    events: readonly ChatMessageEvent[],
-  ) {
-    const scope = `${context.actor?.id}:${streams.chatMessages(id)}:${command.type}`;
-    return deps.store.append(
-      streams.chatMessages(id),
-      events.map((event, index) => ({
-        id: context.idempotencyKey ? deriveEventId(context.idempotencyKey, scope, index) : randomUUID(),
-        type: event.type,
-        data: event.data,
-        metadata: {
-          actorId: context.actor?.id ?? null,
-          correlationId: context.correlationId,
-          causationId: context.idempotencyKey,
-          occurredAt: command.metadata.now,
-          schemaVersion: eventSchemaVersion(event.type),
-        },
-      })),
-      'any',
-    );
-  }
 
   app.post('/:id/read', async (c) => {
     const id = chatId(c);
-    const command: ChatMessageCommand = {
+    const chat = await loadChat(id);
+    await runTimelineCommand(c, commandContext(c, c.var.actor), chat, id, {
       type: 'MarkChatRead',
       data: {},
       metadata: { actor: c.var.actor, now: now() },
-    };
-    const events = decideChatMessage(command, await loadChat(id));
-    // Opening a chat marks it read: skip the event when there is nothing unread.
-    if (events.length > 0 && (await unreadCount(db, id, c.var.actor.id)) > 0) {
-      const result = await appendMessageEvents(commandContext(c, c.var.actor), id, command, events);
-      await settle(c, deps, result.position);
-    }
+    });
     return c.json({ _id: id, unreadCount: 0 }, 200);
   });
 
@@ -222,31 +191,19 @@ export function createChatRoutes(deps: WriteApiDeps) {
       ? deriveEventId(context.idempotencyKey, `${c.var.actor.id}:${id}:message`, 0)
       : randomUUID();
     const chat = await loadChat(id);
-    const replyTarget = input.replyTo ? await findMessageFacts(db, input.replyTo) : null;
-    const commandWith = (attachments: Attachment[]): ChatMessageCommand => ({
+    const commandWith = (attachments: Attachment[]): TimelineCommand => ({
       type: 'SendMessage',
-      data: {
-        messageId,
-        content: input.content,
-        attachments,
-        mentions: input.mentions,
-        replyTo: input.replyTo,
-        replyTarget,
-      },
+      data: { messageId, content: input.content, attachments, mentions: input.mentions, replyTo: input.replyTo },
       metadata: { actor: c.var.actor, now: now() },
     });
     // Decide once before storing anything, so a refused message leaves no files behind.
-    decideChatMessage(
-      commandWith(
-        files.map((f) => ({
-          filename: f.filename,
-          path: '/uploads/pending',
-          mimetype: f.mimetype,
-          size: f.bytes.byteLength,
-        })),
-      ),
-      chat,
-    );
+    const pending = files.map((f) => ({
+      filename: f.filename,
+      path: '/uploads/pending',
+      mimetype: f.mimetype,
+      size: f.bytes.byteLength,
+    }));
+    timelineDecider(chat).decide(commandWith(pending), await loadTimeline(chat, id));
     const stored: string[] = [];
     try {
       const attachments: Attachment[] = [];
@@ -260,42 +217,38 @@ export function createChatRoutes(deps: WriteApiDeps) {
           size: blob.size,
         });
       }
-      const command = commandWith(attachments);
-      const events = decideChatMessage(command, chat);
-      const result = await appendMessageEvents(context, id, command, events);
+      const handled = await runTimelineCommand(c, context, chat, id, commandWith(attachments));
       // A retried request: the first one's files are the message's; these are spare.
-      if (result.alreadyAppended) await Promise.all(stored.map((key) => deps.blobs.remove(key).catch(() => {})));
-      await settle(c, deps, result.position);
-      const answer: MessageDto =
-        (await findMessage(db, id, messageId)) ??
-        (await messageDtoFromEvent(deps.pool, events[0]!, command.metadata.now));
-      return c.json(answer, 201);
+      if (handled.newEvents.length === 0) await removeBlobs(stored);
+      const message = handled.state.messages.get(messageId);
+      if (!message) throw new NotFoundError(chatMessages.messageNotFound);
+      return c.json(await messageAnswer(deps.accounts, id, message, handled.state), 201);
     } catch (error) {
-      await Promise.all(stored.map((key) => deps.blobs.remove(key).catch(() => {})));
+      await removeBlobs(stored);
       throw error;
     }
   });
 
+  async function removeBlobs(keys: readonly string[]) {
+    await Promise.all(keys.map((key) => deps.blobs.remove(key).catch(() => {})));
+  }
+
   app.delete('/:id/messages/:messageId', async (c) => {
     const id = chatId(c);
     const messageId = idText.parse(c.req.param('messageId'));
-    const command: ChatMessageCommand = {
-      type: 'DeleteMessage',
-      data: { messageId, target: await findMessageFacts(db, messageId) },
-      metadata: { actor: c.var.actor, now: now() },
-    };
-    const events = decideChatMessage(command, await loadChat(id));
-    if (events.length > 0) {
-      const result = await appendMessageEvents(commandContext(c, c.var.actor), id, command, events);
-      await settle(c, deps, result.position);
-    }
-    const answer = (await findMessage(db, id, messageId)) ?? {
-      _id: messageId,
-      chat: id,
-      content: chatMessages.deletedMessage,
-      isDeleted: true,
-    };
-    return c.json(answer, 200);
+    const chat = await loadChat(id);
+    // Two deletes of one message append one MessageDeleted: its id derives from the message.
+    const handled = await runTimelineCommand(
+      c,
+      commandContext(c, c.var.actor),
+      chat,
+      id,
+      { type: 'DeleteMessage', data: { messageId }, metadata: { actor: c.var.actor, now: now() } },
+      { naturalKey: messageId },
+    );
+    const message = handled.state.messages.get(messageId);
+    if (!message) throw new NotFoundError(chatMessages.messageNotFound);
+    return c.json(await messageAnswer(deps.accounts, id, message, handled.state), 200);
   });
 
   return app;

@@ -1,13 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { START } from '@bugtrail/eventstore';
-import { silentLogger as silent } from '@bugtrail/platform';
-import { ChatAiReactor } from '@bugtrail/projector';
+import { http, registerUser, type TestUser } from '@bugtrail/testing';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../../../test-support/http.js';
-import { startTestSystem, type TestSystem } from '../../../test-support/system.js';
-import { registerUser, type TestUser } from '../../../test-support/users.js';
-import { countEvents, createChat, eventually, exeBytes, PNG, postMultipart } from './test-support/chats.js';
+import { countEvents, createChat, eventually, exeBytes, PNG, postMultipart } from './chats.fixture.js';
 
 const MB = 1024 * 1024;
 
@@ -286,58 +282,6 @@ describe('chat messages over HTTP', () => {
       for (const bad of ['0', '-1', 'abc', '1.5']) {
         expect((await api.get(`/chats/${chatId}/messages?page=${bad}`, bob.token)).status).toBe(400);
       }
-    });
-  });
-
-  describe('the AI assistant without a provider', () => {
-    it('answers each human message once, saying plainly how to set a provider up', async () => {
-      const chat = await createChat(t.url, ann.token, { name: 'Ask the bot', type: 'ai_assistant' });
-      const question = await api.post(
-        `/chats/${chat._id}/messages`,
-        { content: 'What is the priority of #7?' },
-        ann.token,
-      );
-      expect(question.status).toBe(201);
-      const reply = await eventually(async () => {
-        const { body } = await api.get(`/chats/${chat._id}/messages`, ann.token);
-        return body.messages.find((m: any) => m.isAIMessage);
-      });
-      expect(reply.content).toContain('No AI provider is set up');
-      for (const variable of ['AI_BASE_URL', 'AI_API_KEY', 'ANTHROPIC_API_KEY'])
-        expect(reply.content).toContain(variable);
-      expect(reply).toMatchObject({
-        sender: { _id: 'ai-assistant', name: 'AI Assistant' },
-        isDeleted: false,
-        replyTo: { _id: question.body._id },
-      });
-      const list = await api.get('/chats', ann.token);
-      expect(list.body.find((c: any) => c._id === chat._id).lastMessage).toMatchObject({ isAIMessage: true });
-
-      // A replay of the same events (a lost checkpoint) posts nothing new.
-      const replies = async () =>
-        Number(
-          (
-            await t.system.pool.query(
-              "select count(*) as n from eventstore.events where type = 'AiMessagePosted' and stream_id = $1",
-              [`chatmsgs-${chat._id}`],
-            )
-          ).rows[0].n,
-        );
-      expect(await replies()).toBe(1);
-      const replayer = new ChatAiReactor(t.system.store, t.system.pool, { logger: silent });
-      const history = await t.system.store.readAll(START, 100_000);
-      expect(await replayer.handleBatch(history)).toBeGreaterThan(0);
-      expect(await replies()).toBe(1);
-    });
-
-    it('stays silent where the assistant is off', async () => {
-      const chat = await createChat(t.url, ann.token, { name: 'Humans only', participants: [bob.id] });
-      await api.post(`/chats/${chat._id}/messages`, { content: 'anyone?' }, ann.token);
-      const replayer = new ChatAiReactor(t.system.store, t.system.pool, { logger: silent });
-      const events = (await t.system.store.readAll(START, 100_000)).filter(
-        (e) => e.streamId === `chatmsgs-${chat._id}`,
-      );
-      expect(await replayer.handleBatch(events)).toBe(0);
     });
   });
 });

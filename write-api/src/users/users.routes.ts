@@ -12,11 +12,11 @@ import {
   ValidationError,
   validatePassword,
 } from '@bugtrail/domain';
+import type { Handled } from '@bugtrail/eventstore';
 import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { hashPassword } from '../auth/passwords.js';
-import { type Handled, handleCommand } from '../commands/handle-command.js';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 
 export const profileMessages = {
@@ -55,8 +55,7 @@ export function createUserRoutes(deps: WriteApiDeps) {
     const userId = c.req.param('id') ?? '';
     if (actor.id !== userId && actor.role !== 'admin') {
       // api.md: an id that does not exist is 404; an existing user the caller may not change, 403.
-      const { rowCount } = await deps.pool.query('select 1 from auth.credentials where user_id = $1', [userId]);
-      if (!rowCount) throw new NotFoundError(profileMessages.notFound);
+      if (!(await deps.accounts.exists(userId))) throw new NotFoundError(profileMessages.notFound);
       throw new ForbiddenError(profileMessages.forbidden);
     }
     const body = await readJson(c, profileBody);
@@ -104,8 +103,7 @@ export function createUserRoutes(deps: WriteApiDeps) {
           [userId, passwordHash],
         );
       }
-      handled = await handleCommand(
-        deps.store,
+      handled = await deps.commands.handle(
         streams.user(userId),
         userDecider,
         {
@@ -121,12 +119,18 @@ export function createUserRoutes(deps: WriteApiDeps) {
         },
         commandContext(c, actor),
       );
+      const profile = handled.state as RegisteredUser;
+      await client.query('update auth.credentials set name = $2, profile_image_url = $3 where user_id = $1', [
+        userId,
+        profile.name,
+        profile.profileImageURL,
+      ]);
       try {
         await client.query('commit');
       } catch (error) {
         // The event is stored but the credentials commit failed: bring the row in
         // line with the events rather than leave the two disagreeing.
-        await repairCredentials(userId, handled.position !== null, email, passwordHash);
+        await repairCredentials(userId, handled.position !== null, email, passwordHash, profile);
         throw error;
       }
     } catch (error) {
@@ -149,12 +153,19 @@ export function createUserRoutes(deps: WriteApiDeps) {
     return c.json({ message: profileMessages.updated, user: dto, ...dto, ...(token ? { token } : {}) }, 200);
   };
 
-  async function repairCredentials(userId: string, appended: boolean, email: string | undefined, hash: string | null) {
+  async function repairCredentials(
+    userId: string,
+    appended: boolean,
+    email: string | undefined,
+    hash: string | null,
+    profile: RegisteredUser,
+  ) {
     if (!appended) return;
     await deps.pool
       .query(
-        'update auth.credentials set email = coalesce($2, email), password_hash = coalesce($3, password_hash) where user_id = $1',
-        [userId, email === undefined ? null : normaliseEmail(email), hash],
+        `update auth.credentials set email = coalesce($2, email), password_hash = coalesce($3, password_hash),
+           name = $4, profile_image_url = $5 where user_id = $1`,
+        [userId, email === undefined ? null : normaliseEmail(email), hash, profile.name, profile.profileImageURL],
       )
       .catch((error: unknown) => deps.logger.error('credentials repair failed', { error, userId }));
   }

@@ -1,0 +1,34 @@
+import type { Role } from '../core/event.js';
+
+/**
+ * Roles and the signup/login texts, with no schema library: the browser loads this
+ * through `@bugtrail/domain/vocabulary`; `user.schemas.ts` builds its zod enum from it.
+ */
+export const roles = ['admin', 'tester', 'developer'] as const satisfies readonly Role[];
+
+/** How screens name a role (the signup dropdown, the sidebar). */
+export const roleDisplayNames = {
+  admin: 'Admin',
+  tester: 'Tester',
+  developer: 'Developer',
+} as const satisfies Readonly<Record<Role, string>>;
+
+/** The signup dropdown's order (spec section 2): Tester (the default), Developer, Admin. */
+export const signupRoles = ['tester', 'developer', 'admin'] as const satisfies readonly Role[];
+
+export const userMessages = {
+  nameRequired: 'Please enter full name',
+  emailInvalid: 'Please enter a valid email address',
+  passwordRequired: 'Please enter the password',
+  passwordTooShort: 'Password must be at least 8 characters long',
+  passwordTooLong: 'Password cannot exceed 128 characters',
+  inviteRequired: 'Admin invite token is required for admin registration',
+  inviteInvalid: 'Invalid admin invite token',
+  userExists: 'User already exists',
+  invalidCredentials: 'Invalid email or password',
+  roleNotWritable: 'Role cannot be changed',
+  nameTooLong: 'Name cannot exceed 100 characters',
+} as const;
+
+/** The basic email pattern the spec's forms use. */
+export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,0 +1,50 @@
+/**
+ * The browser's door to the domain: the words, display names, form rules with their
+ * messages, and the answer shapes (DTO types) — and nothing that pulls in zod or the
+ * event schemas (the root door registers every event schema on import). The web app
+ * imports only this; `vocabulary.unit.spec.ts` keeps it free of zod.
+ */
+
+export type { BugDto, UserRef } from './bugs/bug-dto.js';
+export * from './bugs/bug-vocabulary.js';
+export type { BugAccessFacts } from './bugs/permissions.js';
+export { bugMessages, bugPermissions } from './bugs/permissions.js';
+export { parseStatusFilter, statusFromInput, statusMessages } from './bugs/status.js';
+export {
+  type AdminBugUpdateValues,
+  type BugFormOptions,
+  type BugFormValues,
+  bugLimitMessages,
+  bugLimits,
+  cleanEntries,
+  isDueDateAcceptable,
+  isSafeLink,
+  normaliseDueDate,
+  validateAdminBugUpdate,
+  validateAttachmentLinks,
+  validateBugForm,
+  validateChecklistTexts,
+} from './bugs/validation.js';
+export type { AiAssistantSettings, Attachment } from './chats/chat.schemas.js';
+export {
+  aiAssistantSender,
+  type ChatDto,
+  type ChatUserDto,
+  type LastMessageDto,
+  type MessageDto,
+  type RepliedMessageDto,
+} from './chats/chat-dto.js';
+export * from './chats/chat-vocabulary.js';
+export { type ChatAccessFacts, chatPermissions } from './chats/permissions.js';
+export type { FieldIssue } from './core/errors.js';
+export type { Actor, Role } from './core/event.js';
+export type { UserDto } from './users/user-dto.js';
+export * from './users/user-vocabulary.js';
+export {
+  isValidEmail,
+  normaliseEmail,
+  type RegistrationInput,
+  resolveRole,
+  validatePassword,
+  validateRegistration,
+} from './users/validation.js';

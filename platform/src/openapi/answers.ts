@@ -1,0 +1,135 @@
+import {
+  aiAssistantSettingsSchema,
+  attachmentSchema,
+  type BugDto,
+  bugStatusSchema,
+  type ChatDto,
+  chatTypeSchema,
+  type MessageDto,
+  prioritySchema,
+  roleSchema,
+  severitySchema,
+  type UserDto,
+} from '@bugtrail/domain';
+import { z } from 'zod';
+import { errorSchema, type ResponseSpec, schemaNames } from './document.js';
+
+/**
+ * Answer shapes both APIs publish: write-api answers the same bug, user, chat and
+ * message DTOs read-api does (domain's `toBugDto`, `toUserDto`, chat DTOs). The DTO
+ * types are the domain's; these are their zod descriptions for the OpenAPI document,
+ * checked against those types below so the two cannot drift apart.
+ */
+
+export const userDtoSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string().optional(),
+  role: roleSchema.optional(),
+  profileImageURL: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+});
+
+export const userRefSchema = z.object({ _id: z.string(), name: z.string() });
+
+export const bugDtoSchema = z.object({
+  _id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  priority: prioritySchema,
+  severity: severitySchema,
+  status: bugStatusSchema,
+  module: z.string().nullable(),
+  dueDate: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  createdBy: userRefSchema,
+  assignedTo: z.array(userDtoSchema),
+  checklist: z.array(
+    z.object({
+      _id: z.string(),
+      text: z.string(),
+      completed: z.boolean(),
+      completedBy: userRefSchema.nullable(),
+      completedAt: z.string().nullable(),
+    }),
+  ),
+  attachments: z.array(z.string()),
+  version: z.number().int().describe('Stream revision: send it back as If-Match to edit'),
+});
+
+/** A chat participant as chat answers show it (no email, no role). */
+export const chatUserSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  profileImageURL: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+});
+
+export const chatSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  type: chatTypeSchema,
+  participants: z.array(chatUserSchema),
+  admins: z.array(chatUserSchema),
+  aiAssistant: aiAssistantSettingsSchema,
+  createdBy: userRefSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastMessage: z
+    .object({
+      _id: z.string(),
+      content: z.string(),
+      createdAt: z.string(),
+      isDeleted: z.boolean(),
+      isAIMessage: z.boolean(),
+      sender: userRefSchema,
+    })
+    .nullable(),
+  unreadCount: z.number().int(),
+});
+
+export const messageSchema = z.object({
+  _id: z.string(),
+  chat: z.string(),
+  sender: chatUserSchema,
+  content: z.string(),
+  attachments: z.array(attachmentSchema),
+  mentions: z.array(z.string()),
+  replyTo: z
+    .object({
+      _id: z.string(),
+      content: z.string(),
+      sender: userRefSchema,
+      isDeleted: z.boolean(),
+      isAIMessage: z.boolean(),
+      createdAt: z.string(),
+    })
+    .nullable(),
+  isDeleted: z.boolean(),
+  isAIMessage: z.boolean(),
+  createdAt: z.string(),
+});
+
+schemaNames.add(userDtoSchema, { id: 'User' });
+schemaNames.add(bugDtoSchema, { id: 'Bug' });
+schemaNames.add(chatSchema, { id: 'Chat' });
+schemaNames.add(messageSchema, { id: 'Message' });
+
+// The published shapes are exactly the domain's DTO types (a compile error otherwise).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShapes: [
+  Same<z.output<typeof userDtoSchema>, UserDto>,
+  Same<z.output<typeof bugDtoSchema>, BugDto>,
+  Same<z.output<typeof chatSchema>, ChatDto>,
+  Same<z.output<typeof messageSchema>, MessageDto>,
+] = [true, true, true, true];
+void sameShapes;
+
+/** `{id}` in a path: the object's `_id`. */
+export const idParam = z.object({ id: z.string().describe('The object id (`_id`)') });
+
+export const errorAnswer = (description: string): ResponseSpec => ({ description, schema: errorSchema });
+export const invalidAnswer = errorAnswer('Invalid input: `details` lists each field with its message');
+export const forbiddenAnswer = errorAnswer('The caller may not see or do this');
+export const notFoundAnswer = errorAnswer('No such object');

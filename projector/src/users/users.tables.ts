@@ -1,0 +1,13 @@
+import type { Role } from '@bugtrail/domain';
+import type { ColumnType } from 'kysely';
+
+/** Everybody's public profile, one row per user. Times are read as Dates, written as ISO strings. */
+export interface UsersTable {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  profile_image_url: string | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}

@@ -1,0 +1,126 @@
+import {
+  bugDtoSchema,
+  errorAnswer,
+  forbiddenAnswer,
+  idParam,
+  invalidAnswer,
+  notFoundAnswer,
+  type RouteSpec,
+  schemaNames,
+} from '@bugtrail/platform';
+import { z } from 'zod';
+import {
+  bugAtSchema,
+  bugListSchema,
+  dashboardSchema,
+  historyQuery,
+  historySchema,
+  listQuery,
+  statusSummarySchema,
+} from './bugs.schemas.js';
+
+/** The bug reads (bugs.routes.ts), relative to their mount at /api/bugs. */
+
+schemaNames.add(statusSummarySchema, { id: 'StatusSummary' });
+schemaNames.add(dashboardSchema, { id: 'Dashboard' });
+
+const tags = ['bugs'];
+const nextCursorHeader = { 'X-Next-Cursor': 'The next page cursor, when there is one' };
+
+const dashboard = (role: 'admin' | 'tester' | 'developer'): RouteSpec => ({
+  method: 'get',
+  path: `/${role}-dashboard`,
+  summary: `The ${role} dashboard: statistics, charts and the 10 newest bugs of the caller's scope`,
+  tags: ['dashboards'],
+  roles: [role],
+  responses: { 200: { description: 'Dashboard', schema: dashboardSchema }, 403: forbiddenAnswer },
+});
+
+export const bugReadOperations: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/',
+    summary: "The caller's bugs (admin all, tester reported, developer assigned), newest first",
+    tags,
+    query: listQuery,
+    responses: {
+      200: {
+        description: 'bugs and statusSummary (over the unfiltered scope)',
+        schema: bugListSchema,
+        headers: nextCursorHeader,
+      },
+      400: invalidAnswer,
+    },
+  },
+  {
+    method: 'get',
+    path: '/all-viewable',
+    summary: 'Every bug the caller may list (tester: all bugs; developer: assigned; admin: all)',
+    tags,
+    query: listQuery,
+    responses: {
+      200: { description: 'bugs and statusSummary', schema: bugListSchema, headers: nextCursorHeader },
+      400: invalidAnswer,
+    },
+  },
+  {
+    method: 'get',
+    path: '/assigned',
+    summary: 'Bugs assigned to the caller',
+    tags,
+    roles: ['developer', 'admin'],
+    query: listQuery,
+    responses: {
+      200: { description: 'Bare array', schema: z.array(bugDtoSchema), headers: nextCursorHeader },
+      400: invalidAnswer,
+      403: forbiddenAnswer,
+    },
+  },
+  {
+    method: 'get',
+    path: '/user/{id}',
+    summary: 'Bugs a user reported (admin: anyone; tester: own id only)',
+    tags,
+    roles: ['admin', 'tester'],
+    params: idParam,
+    query: listQuery,
+    responses: {
+      200: { description: 'Bare array', schema: z.array(bugDtoSchema), headers: nextCursorHeader },
+      400: invalidAnswer,
+      403: forbiddenAnswer,
+      404: notFoundAnswer,
+    },
+  },
+  dashboard('admin'),
+  dashboard('tester'),
+  dashboard('developer'),
+  {
+    method: 'get',
+    path: '/{id}',
+    summary: 'One bug',
+    tags,
+    params: idParam,
+    responses: {
+      200: { description: 'The bug', schema: bugDtoSchema },
+      403: errorAnswer("You don't have permission to view this bug"),
+      404: errorAnswer('Bug not found (also deleted bugs)'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/{id}/history',
+    summary: "The bug's audit history (admins also of deleted bugs); with ?at, the bug as it was then",
+    tags,
+    params: idParam,
+    query: historyQuery,
+    responses: {
+      200: {
+        description: 'Every event in order, or (with ?at) the bug',
+        schema: z.union([historySchema, bugAtSchema]),
+      },
+      400: invalidAnswer,
+      403: forbiddenAnswer,
+      404: notFoundAnswer,
+    },
+  },
+];

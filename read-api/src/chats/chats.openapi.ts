@@ -1,0 +1,63 @@
+import {
+  chatSchema,
+  invalidAnswer,
+  messageSchema,
+  notFoundAnswer,
+  type RouteSpec,
+  userRefSchema,
+} from '@bugtrail/platform';
+import { z } from 'zod';
+import { pageQuery } from './chats.routes.js';
+
+/**
+ * The chat reads (chats.routes.ts), relative to the router's mount: app.ts mounts it
+ * at /api/chats and at the spec's chat-server path /chats, and so does the document.
+ */
+
+const tags = ['chats'];
+const chatIdParam = z.object({ id: z.string().describe('The chat id') });
+
+export const chatReadOperations: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/',
+    summary: "The caller's chats and public ones, most recent activity first",
+    tags,
+    responses: { 200: { description: 'Bare array', schema: z.array(chatSchema) } },
+  },
+  {
+    method: 'get',
+    path: '/{id}',
+    summary: 'One chat',
+    tags,
+    params: chatIdParam,
+    responses: { 200: { description: 'The chat', schema: chatSchema }, 404: notFoundAnswer },
+  },
+  {
+    method: 'get',
+    path: '/{id}/messages',
+    summary: 'A page of messages (50; page 1 the newest; oldest first inside a page)',
+    tags,
+    params: chatIdParam,
+    query: pageQuery,
+    responses: {
+      200: {
+        description: 'Messages; `hasMore` only when older messages exist',
+        schema: z.object({ messages: z.array(messageSchema), page: z.number().int(), hasMore: z.boolean() }),
+      },
+      400: invalidAnswer,
+      404: notFoundAnswer,
+    },
+  },
+];
+
+/** GET /users on the chat path (createChatUsersRoutes), mounted at /users. */
+export const chatUsersOperations: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/',
+    summary: 'Everyone, for chat pickers and mentions (chat-server path)',
+    tags,
+    responses: { 200: { description: 'Bare array', schema: z.array(userRefSchema) } },
+  },
+];

@@ -1,0 +1,37 @@
+import { mountOperations, type RouteSpec } from '@bugtrail/platform';
+import { z } from 'zod';
+import { bugReadOperations } from './bugs/bugs.openapi.js';
+import { chatReadOperations, chatUsersOperations } from './chats/chats.openapi.js';
+import { liveOperations } from './live/live.openapi.js';
+import { openApiOperations } from './openapi/openapi.openapi.js';
+import { reportOperations } from './reports/reports.openapi.js';
+import { systemOperations } from './system/system.openapi.js';
+import { profileOperations, usersOperations } from './users/users.openapi.js';
+
+/** Every GET read-api serves, mounted where app.ts mounts each router. */
+
+// app.ts waits for X-Min-Position on every request (read-your-writes).
+const minPosition = z.object({
+  'X-Min-Position': z
+    .string()
+    .optional()
+    .describe("A command's X-Event-Position: wait (bounded) until the read models have passed it"),
+});
+const withMinPosition = (operation: RouteSpec): RouteSpec =>
+  operation.auth === false
+    ? operation
+    : { ...operation, headers: operation.headers ? operation.headers.extend(minPosition.shape) : minPosition };
+
+export const readApiOperations: readonly RouteSpec[] = [
+  ...mountOperations('/', systemOperations),
+  ...mountOperations('/api', openApiOperations),
+  ...mountOperations('/api/auth', profileOperations),
+  ...mountOperations('/api/users', usersOperations),
+  ...mountOperations('/api/bugs', bugReadOperations),
+  ...mountOperations('/api/reports', reportOperations),
+  ...mountOperations('/api/events', liveOperations),
+  ...mountOperations('/api/chats', chatReadOperations),
+  // The spec's chat-server paths: the same routers, the same declarations.
+  ...mountOperations('/chats', chatReadOperations, { operationIdPrefix: 'chatServer' }),
+  ...mountOperations('/users', chatUsersOperations, { operationIdPrefix: 'chatServer' }),
+].map(withMinPosition);

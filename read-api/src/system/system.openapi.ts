@@ -1,0 +1,41 @@
+import type { RouteSpec } from '@bugtrail/platform';
+import { z } from 'zod';
+
+/** /health and /ready (system.routes.ts), mounted at the root. */
+
+const readiness = z
+  .object({
+    status: z.enum(['ready', 'lagging', 'unavailable']),
+    database: z.enum(['ok', 'unreachable']),
+    projector: z
+      .object({
+        position: z.string().describe("The read models' checkpoint token"),
+        eventsBehind: z.union([z.number().int(), z.string()]).describe('A number, or "1000+"'),
+        secondsBehind: z.number(),
+      })
+      .optional(),
+    message: z.string().optional(),
+  })
+  .loose();
+
+export const systemOperations: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/health',
+    summary: 'Liveness',
+    tags: ['system'],
+    auth: false,
+    responses: { 200: { description: 'Up', schema: z.object({ status: z.literal('ok') }) } },
+  },
+  {
+    method: 'get',
+    path: '/ready',
+    summary: 'Readiness: database reachable and projector caught up',
+    tags: ['system'],
+    auth: false,
+    responses: {
+      200: { description: 'Ready', schema: readiness },
+      503: { description: 'Lagging or unavailable', schema: readiness },
+    },
+  },
+];

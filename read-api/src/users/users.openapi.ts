@@ -1,0 +1,55 @@
+import { forbiddenAnswer, idParam, notFoundAnswer, type RouteSpec, userDtoSchema } from '@bugtrail/platform';
+import { z } from 'zod';
+
+/** The user reads (users.routes.ts), relative to their mounts. */
+
+const tags = ['users'];
+
+/** An admin's team list row: the user with the task counters from the bug counters. */
+const teamMember = userDtoSchema.extend({
+  pendingTasks: z.number().int(),
+  inProgressTasks: z.number().int(),
+  completedTasks: z.number().int(),
+  createdBugs: z.number().int(),
+  assignedBugs: z.number().int(),
+});
+
+/** GET /profile, mounted at /api/auth. */
+export const profileOperations: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/profile',
+    summary: 'The caller',
+    tags: ['auth'],
+    responses: { 200: { description: 'The caller', schema: z.object({ user: userDtoSchema }) }, 404: notFoundAnswer },
+  },
+];
+
+/** Mounted at /api/users. */
+export const usersOperations: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/',
+    summary: 'Team list (admin: every user with task counters) or directory (others)',
+    tags,
+    responses: {
+      200: { description: 'Bare array', schema: z.array(z.union([teamMember, userDtoSchema])) },
+    },
+  },
+  {
+    method: 'get',
+    path: '/developers',
+    summary: 'Every developer (assign pickers)',
+    tags,
+    roles: ['admin', 'tester'],
+    responses: { 200: { description: 'Bare array', schema: z.array(userDtoSchema) }, 403: forbiddenAnswer },
+  },
+  {
+    method: 'get',
+    path: '/{id}',
+    summary: 'One user (email only for admins and the user themself)',
+    tags,
+    params: idParam,
+    responses: { 200: { description: 'The user', schema: userDtoSchema }, 404: notFoundAnswer },
+  },
+];

@@ -1,0 +1,125 @@
+/**
+ * `@bugtrail/testing/process`: the product as its users run it, `node cli/dist/main.js
+ * start` in an OS process of its own, on a fresh database, a port the OS picks and a
+ * temporary data folder, serving the built web app (web/dist). Nothing of the servers
+ * loads into the caller: this module imports node built-ins and pg only, so the web e2e
+ * harness stays off every server package (whiteboard: never Web -> Platform). Needs
+ * `npm run build` first.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createThrowawayDatabase } from './throwaway-database.js';
+import { TEST_INVITE_CODE } from './users.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const launcher = path.join(repoRoot, 'cli', 'dist', 'main.js');
+
+/** What the child inherits: enough to run node, nothing of the caller's Bugtrail settings. */
+const INHERITED_ENV = ['PATH', 'HOME', 'TMPDIR', 'TZ', 'LANG'];
+
+export type ProductProcess = {
+  url: string;
+  databaseUrl: string;
+  dataDir: string;
+  /** A pool on the product's database, to look at what it stored (ended by `stop`). */
+  db: pg.Pool;
+  /** The last of what the process printed (stdout and stderr), for failure messages. */
+  output(): string;
+  /** SIGTERM (SIGKILL if it lingers), then drops the database and the data folder. */
+  stop(): Promise<void>;
+};
+
+export async function startProductProcess(options: {
+  /** The admin url of the PostgreSQL to make the fresh database on (in vitest: `adminUrl()`). */
+  adminDatabaseUrl: string;
+  /** More environment for the launcher (names in platform/src/config.ts). */
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+}): Promise<ProductProcess> {
+  if (!existsSync(launcher)) throw new Error(`${launcher} is missing: run "npm run build" first`);
+  const database = await createThrowawayDatabase(options.adminDatabaseUrl);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-e2e-data-'));
+  const env: Record<string, string> = {};
+  for (const name of INHERITED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name]!;
+  const child = spawn(process.execPath, [launcher, 'start'], {
+    cwd: repoRoot,
+    env: {
+      ...env,
+      DATABASE_URL: database.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_INVITE_CODE: TEST_INVITE_CODE,
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // If the test process dies first, take the product with it rather than leave it running.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
+  // Keep reading both pipes for the process's whole life: a full pipe would block it.
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-64_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+
+  const cleanUp = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const lingering = setTimeout(() => child.kill('SIGKILL'), 25_000);
+      await exited;
+      clearTimeout(lingering);
+    }
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  let url: string;
+  try {
+    url = await new Promise<string>((resolve, reject) => {
+      const timeoutMs = options.startTimeoutMs ?? 60_000;
+      const timer = setTimeout(
+        () => reject(new Error(`bugtrail did not start within ${timeoutMs} ms:\n${output}`)),
+        timeoutMs,
+      );
+      // `bugtrail start` prints "URL: http://…" once it listens (cli/src/main.ts).
+      child.stdout.on('data', () => {
+        const found = /URL:\s+(http\S+)/.exec(output);
+        if (found) {
+          clearTimeout(timer);
+          resolve(found[1]!);
+        }
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`bugtrail exited (${signal ?? code}) before it listened:\n${output}`));
+      });
+    });
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+
+  const db = new pg.Pool({ connectionString: database.url, max: 2 });
+  return {
+    url,
+    databaseUrl: database.url,
+    dataDir,
+    db,
+    output: () => output,
+    async stop() {
+      await db.end();
+      await cleanUp();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { mountOperations, type RouteSpec } from '@bugtrail/platform';
+import { authOperations } from './auth/auth.openapi.js';
+import { bugOperations } from './bugs/bugs.openapi.js';
+import { chatOperations } from './chats/chats.openapi.js';
+import { uploadOperations } from './uploads/uploads.openapi.js';
+import { userOperations } from './users/users.openapi.js';
+
+/**
+ * Every operation write-api serves, mounted where app.ts mounts each router, for the
+ * OpenAPI document (read-api publishes it; the launcher hands it these).
+ */
+export const writeApiOperations: readonly RouteSpec[] = [
+  ...mountOperations('/api/auth', authOperations),
+  ...mountOperations('/api/auth', uploadOperations),
+  ...mountOperations('/api/users', userOperations),
+  ...mountOperations('/api/bugs', bugOperations),
+  ...mountOperations('/api/chats', chatOperations),
+  // The spec's chat-server paths: the same router, the same declaration.
+  ...mountOperations('/chats', chatOperations, { operationIdPrefix: 'chatServer' }),
+];

@@ -1,0 +1,45 @@
+import {
+  forbiddenAnswer,
+  idParam,
+  invalidAnswer,
+  notFoundAnswer,
+  type RouteSpec,
+  userDtoSchema,
+} from '@bugtrail/platform';
+import { z } from 'zod';
+import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
+import { profileBody } from './users.routes.js';
+
+/** PUT and PATCH /api/users/{id} (users.routes.ts), relative to their mount at /api/users. */
+
+const updateProfile = (method: 'put' | 'patch'): RouteSpec => ({
+  method,
+  path: '/{id}',
+  summary: 'Update a profile (self, or admin); the role is not writable',
+  description: 'PUT and PATCH are the same command.',
+  tags: ['users'],
+  params: idParam,
+  headers: idempotencyHeader,
+  body: {
+    schema: profileBody,
+    fields: {
+      email: 'A valid email address, not used by another account',
+      password: "Blank = unchanged; else 8 to 128 characters. Revokes the user's other tokens",
+      role: 'Not writable: 400 unless it is the current role',
+      profileImageURL: 'Empty, or an image this server stored (as returned by upload-image)',
+      profileImageUrl: 'The same as profileImageURL (either spelling)',
+    },
+  },
+  responses: {
+    200: {
+      description: 'Updated (a new token when the caller changed their own password)',
+      schema: userDtoSchema.extend({ message: z.string(), user: userDtoSchema, token: z.string().optional() }),
+      headers: positionHeaders,
+    },
+    400: invalidAnswer,
+    403: forbiddenAnswer,
+    404: notFoundAnswer,
+  },
+});
+
+export const userOperations: RouteSpec[] = [updateProfile('put'), updateProfile('patch')];
