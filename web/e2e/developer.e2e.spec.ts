@@ -88,6 +88,8 @@ describe('developer: dashboard, assigned bugs, status and checklist', () => {
     await page.getByLabel('Status', { exact: true }).selectOption('');
     await page.getByRole('button', { name: 'Profile photo upload times out' }).click();
     await page.waitForURL(`**/developer/assigned-bugs/${bug._id}`);
+    // The list stays up while the route loads the bug: wait for the detail's own heading, not the card's.
+    await page.getByRole('heading', { level: 1, name: 'Profile photo upload times out' }).waitFor();
     await page.getByText('Upload a 4 MB JPEG').waitFor();
     expect(await page.getByText('Pending', { exact: true }).first().isVisible()).toBe(true);
     await capture(page, 'developer-bug-detail');

@@ -2,45 +2,51 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { adminUrl, http, registerUser, TEST_INVITE_CODE, type TestUser } from '@bugtrail/testing';
+import { type ProductProcess, startProductProcess } from '@bugtrail/testing/process';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { http } from '../../test-support/http.js';
-import { startTestSystem, TEST_INVITE_CODE, type TestSystem } from '../../test-support/system.js';
-import { registerUser, type TestUser } from '../../test-support/users.js';
 
 /**
- * The real system (fresh database, real servers) serving the built web app, driven by
- * headless Chromium. Build first: `cd web && npx vite build`.
+ * The real product (`bugtrail start` in its own process, on a fresh database) serving
+ * the built web app, driven by headless Chromium. No server code loads into the test
+ * process: web/ never imports the servers. Build first: `npm run build`.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const webDir = path.resolve(here, '../dist');
 export const screenshotDir = path.resolve(here, '../../screenshots');
 export { http, registerUser, TEST_INVITE_CODE, type TestUser };
 
-export type E2E = { system: TestSystem; browser: Browser; url: string; close(): Promise<void> };
+/** `product.db` is a pool on the product's database, to look at what it stored. */
+export type E2E = { product: ProductProcess; browser: Browser; url: string; close(): Promise<void> };
 
 export async function startE2E(): Promise<E2E> {
   if (!existsSync(path.join(webDir, 'index.html'))) {
-    throw new Error(`web/dist is missing: run "cd web && npx vite build" before the e2e suite`);
+    throw new Error(`web/dist is missing: run "npm run build" before the e2e suite`);
   }
   await mkdir(screenshotDir, { recursive: true });
-  const system = await startTestSystem({ webDir });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-gpu',
-    ],
-  });
+  const product = await startProductProcess({ adminDatabaseUrl: adminUrl() });
+  const browser = await chromium
+    .launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-gpu',
+      ],
+    })
+    .catch(async (error: unknown) => {
+      await product.stop();
+      throw error;
+    });
   return {
-    system,
+    product,
     browser,
-    url: system.url,
+    url: product.url,
     async close() {
       await browser.close();
-      await system.close();
+      await product.stop();
     },
   };
 }

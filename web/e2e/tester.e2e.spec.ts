@@ -94,7 +94,8 @@ describe('tester: report, follow, edit and delete a bug', () => {
     const { page } = session;
     await page.getByRole('button', { name: 'Cart total ignores discount code' }).click();
     await page.waitForURL('**/tester/bug/**');
-    await page.getByRole('heading', { name: 'Cart total ignores discount code' }).waitFor();
+    // The list stays up while the route loads the bug: wait for the detail's own heading, not the card's.
+    await page.getByRole('heading', { level: 1, name: 'Cart total ignores discount code' }).waitFor();
     for (const text of ['Open', 'High', 'Critical', 'Checkout', '0%', 'Steps to Reproduce', 'Dana Developer']) {
       expect(await page.getByText(text, { exact: true }).first().isVisible()).toBe(true);
     }

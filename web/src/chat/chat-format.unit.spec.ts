@@ -46,6 +46,7 @@ describe('chatTimeLabel', () => {
 
 describe('lastMessagePreview', () => {
   const base = {
+    _id: 'm1',
     createdAt: now.toISOString(),
     isDeleted: false,
     isAIMessage: false,
@@ -83,8 +84,8 @@ describe('lastMessagePreview', () => {
     expect(lastMessagePreview({ ...base, content: 'one\ntwo' })).toBe('Ada: one two');
     expect(lastMessagePreview({ ...base, content: '' })).toBe('Ada: Attachment');
   });
-  it('does without a sender', () => {
-    expect(lastMessagePreview({ ...base, content: 'x', sender: null })).toBe('x');
+  it('does without a sender name', () => {
+    expect(lastMessagePreview({ ...base, content: 'x', sender: { _id: 'u0', name: ' ' } })).toBe('x');
   });
 });
 

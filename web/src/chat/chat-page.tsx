@@ -143,6 +143,9 @@ type ConversationProps = {
 
 let tempCounter = 0;
 
+/** Answers carry the image under both spellings (spec section 3). */
+const imageFields = (url: string | null) => ({ profileImageURL: url, profileImageUrl: url });
+
 function Conversation({ chatId, listed, me, onBack, onGone }: ConversationProps) {
   const client = useQueryClient();
   const detail = useQuery({ ...chatQuery(chatId), ...(listed ? { placeholderData: listed } : {}) });
@@ -167,10 +170,7 @@ function Conversation({ chatId, listed, me, onBack, onGone }: ConversationProps)
 
   const isMember = isParticipant(chat, me._id);
   const isAdmin = isChatAdmin(chat, me._id);
-  const people: ChatUser[] = useMemo(
-    () => (chat?.participants ?? []).filter((p): p is ChatUser => typeof p !== 'string'),
-    [chat?.participants],
-  );
+  const people: ChatUser[] = useMemo(() => chat?.participants ?? [], [chat?.participants]);
   const mentionable = useMemo(() => people.filter((p) => p._id !== me._id), [people, me._id]);
   const mentionTargets = useMemo(() => people.map((p) => ({ _id: p._id, name: p.name })), [people]);
 
@@ -221,7 +221,7 @@ function Conversation({ chatId, listed, me, onBack, onGone }: ConversationProps)
     const temp: Message = {
       _id: `temp-${Date.now()}-${tempCounter}`,
       chat: chatId,
-      sender: { _id: me._id, name: me.name, profileImageURL: me.profileImageURL ?? me.profileImageUrl ?? null },
+      sender: { _id: me._id, name: me.name, ...imageFields(me.profileImageURL ?? me.profileImageUrl ?? null) },
       content: draft.content,
       attachments: draft.files.map((file) => ({ filename: file.name, path: '', mimetype: file.type, size: file.size })),
       mentions: draft.mentions,
@@ -232,6 +232,7 @@ function Conversation({ chatId, listed, me, onBack, onGone }: ConversationProps)
             sender: draft.replyTo.sender,
             isDeleted: draft.replyTo.isDeleted,
             isAIMessage: draft.replyTo.isAIMessage,
+            createdAt: draft.replyTo.createdAt,
           }
         : null,
       isDeleted: false,

@@ -9,17 +9,14 @@ import { AiSettingsFields } from './ai-settings-fields';
 import { type ChatDraft, chatDirectoryQuery, chatKeys, createChat } from './chat-api';
 import { chatTexts } from './chat-format';
 import { MemberPicker } from './member-picker';
-import {
-  type AiAssistantSettings,
-  type Chat,
-  type ChatType,
-  chatTypeLabel,
-  chatTypes,
-  DEFAULT_SYSTEM_PROMPT,
-} from './types';
+import { type AiAssistantSettings, type Chat, type ChatType, chatDefaults, chatTypeLabel, chatTypes } from './types';
 
 const typeOptions = chatTypes.map((type) => ({ value: type, label: chatTypeLabel[type] }));
-const defaultAi: AiAssistantSettings = { enabled: false, model: 'gpt-3.5-turbo', systemPrompt: DEFAULT_SYSTEM_PROMPT };
+const defaultAi: AiAssistantSettings = {
+  enabled: false,
+  model: chatDefaults.aiModel,
+  systemPrompt: chatDefaults.systemPrompt,
+};
 
 export function CreateChatDialog({
   isOpen,

@@ -1,3 +1,4 @@
+import { roleDisplayNames } from '@bugtrail/domain/vocabulary';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { LogOut, Menu, Search, X } from 'lucide-react';
@@ -12,8 +13,6 @@ import { navByRole } from './nav';
 import { Avatar } from './ui/avatar';
 import { cx } from './ui/cx';
 import { FullScreenSpinner } from './ui/spinner';
-
-const roleLabel: Record<Role, string> = { admin: 'Admin', tester: 'Tester', developer: 'Developer' };
 
 /** Everything behind the guard: sidebar (a drawer under 1080px), header, page. */
 export function AppLayout({ area: role }: { area: Role }) {
@@ -144,7 +143,7 @@ function Sidebar({
       <div className="flex flex-col items-center border-b border-slate-100 px-5 py-6 text-center">
         <Avatar user={user} size="lg" className="ring-4 ring-brand-50" />
         <span className="mt-3 rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-semibold text-brand-700">
-          {roleLabel[role]}
+          {roleDisplayNames[role]}
         </span>
         <p className="mt-2 max-w-full truncate text-sm font-semibold text-slate-900">{user.name}</p>
         <p className="max-w-full truncate text-xs text-slate-500">{user.email}</p>

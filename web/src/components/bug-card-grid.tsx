@@ -1,8 +1,7 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { Bug } from 'lucide-react';
-import type { StatusView } from '../lib/format';
 import { flattenPages } from '../lib/queries';
-import type { BugPage, Bug as BugType } from '../lib/types';
+import type { BugPage, Bug as BugType, Role } from '../lib/types';
 import { BugCard } from './bug-card';
 import { LoadMore } from './load-more';
 import { EmptyState } from './ui/empty-state';
@@ -20,14 +19,14 @@ type BugListResult = Pick<
  */
 export function BugCardGrid({
   query,
-  view,
+  viewAs,
   emptyTitle,
   onOpen,
   onDelete,
   total,
 }: {
   query: BugListResult;
-  view: StatusView;
+  viewAs: Role;
   emptyTitle: string;
   onOpen: (bug: BugType) => void;
   onDelete?: (bug: BugType) => void;
@@ -49,7 +48,7 @@ export function BugCardGrid({
           <BugCard
             key={bug._id}
             bug={bug}
-            view={view}
+            viewAs={viewAs}
             onOpen={() => onOpen(bug)}
             onDelete={onDelete ? () => onDelete(bug) : undefined}
           />

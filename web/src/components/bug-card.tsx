@@ -1,24 +1,24 @@
 import { CalendarClock, Layers, Trash2 } from 'lucide-react';
-import { assigneeNames, bugModule, bugTitle, formatDate, type StatusView } from '../lib/format';
-import type { Bug } from '../lib/types';
+import { assigneeNames, bugModule, bugTitle, formatDate } from '../lib/format';
+import type { Bug, Role } from '../lib/types';
 import { AvatarStack } from './ui/avatar';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 
 export function BugCard({
   bug,
-  view,
+  viewAs,
   onOpen,
   onDelete,
 }: {
   bug: Bug;
-  view: StatusView;
+  viewAs: Role;
   onOpen: () => void;
   onDelete?: () => void;
 }) {
   return (
     <article className="group relative flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-xs transition hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-md">
       <div className="flex items-start justify-between gap-3">
-        <StatusBadge status={bug.status} view={view} />
+        <StatusBadge status={bug.status} viewAs={viewAs} />
         {onDelete ? (
           <button
             type="button"

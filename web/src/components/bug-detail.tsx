@@ -1,19 +1,10 @@
 import { CalendarClock, CalendarDays, CheckCircle2, Circle, Layers, Link as LinkIcon, User } from 'lucide-react';
 import type { ReactNode } from 'react';
-import {
-  bugModule,
-  bugTitle,
-  checklistProgress,
-  formatDate,
-  formatDateTime,
-  reporterName,
-  type StatusView,
-} from '../lib/format';
-import type { Bug } from '../lib/types';
+import { bugModule, bugTitle, checklistProgress, formatDate, formatDateTime, reporterName } from '../lib/format';
+import type { Bug, Role } from '../lib/types';
 import { Avatar } from './ui/avatar';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 import { Card, CardHeader } from './ui/card';
-import { Skeleton } from './ui/skeleton';
 
 export function Meta({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
@@ -48,12 +39,12 @@ export function ProgressBar({ percent }: { percent: number }) {
 /** The read-only bug page body shared by the tester and developer details. */
 export function BugDetail({
   bug,
-  view,
+  viewAs,
   actions,
   showCompletion,
 }: {
   bug: Bug;
-  view: StatusView;
+  viewAs: Role;
   actions?: ReactNode;
   showCompletion?: boolean;
 }) {
@@ -66,7 +57,7 @@ export function BugDetail({
             <div className="min-w-0">
               <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900">{bugTitle(bug)}</h1>
               <div className="mt-3 flex flex-wrap gap-2">
-                <StatusBadge status={bug.status} view={view} />
+                <StatusBadge status={bug.status} viewAs={viewAs} />
                 <PriorityBadge priority={bug.priority} />
                 <SeverityBadge severity={bug.severity} />
               </div>
@@ -168,21 +159,6 @@ export function BugDetail({
             )}
           </ul>
         </Card>
-      </div>
-    </div>
-  );
-}
-
-export function BugDetailSkeleton() {
-  return (
-    <div role="status" aria-label="Loading" className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-      <div className="space-y-6 lg:col-span-2">
-        <Skeleton className="h-56 rounded-xl" />
-        <Skeleton className="h-48 rounded-xl" />
-      </div>
-      <div className="space-y-6">
-        <Skeleton className="h-48 rounded-xl" />
-        <Skeleton className="h-32 rounded-xl" />
       </div>
     </div>
   );

@@ -1,3 +1,4 @@
+import { bugDefaults } from '@bugtrail/domain/vocabulary';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { ApiError } from '../lib/api';
@@ -43,9 +44,9 @@ export function bugToForm(bug: Bug): BugFormValues {
   return {
     title: bug.title ?? '',
     description: bug.description ?? '',
-    priority: bug.priority ?? 'Medium',
-    severity: bug.severity ?? 'Minor',
-    status: bug.status ?? 'Open',
+    priority: bug.priority ?? bugDefaults.priority,
+    severity: bug.severity ?? bugDefaults.severity,
+    status: bug.status ?? bugDefaults.status,
     module: bug.module ?? '',
     dueDate: isoToDay(bug.dueDate),
     assignedTo: (bug.assignedTo ?? []).map((user) => user._id),

@@ -1,3 +1,4 @@
+import { priorities, severities } from '@bugtrail/domain/vocabulary';
 import { Link as LinkIcon, ListChecks, Plus, Trash2, X } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
 import { type BugFormValues, emptyBugForm, type FormErrors, limits, todayDay, validateBugForm } from '../lib/bug-form';
@@ -8,8 +9,8 @@ import { Button } from './ui/button';
 import { Card } from './ui/card';
 import { controlClass, SelectField, TextAreaField, TextField } from './ui/field';
 
-const priorityOptions = ['Low', 'Medium', 'High'].map((value) => ({ value, label: value }));
-const severityOptions = ['Minor', 'Major', 'Critical'].map((value) => ({ value, label: value }));
+const priorityOptions = priorities.map((value) => ({ value, label: value }));
+const severityOptions = severities.map((value) => ({ value, label: value }));
 
 export const FIX_ERRORS = 'Please fix the errors in the form';
 

@@ -1,5 +1,5 @@
-import { assigneeNames, bugModule, bugTitle, formatTableDate, type StatusView } from '../lib/format';
-import type { Bug } from '../lib/types';
+import { assigneeNames, bugModule, bugTitle, formatTableDate } from '../lib/format';
+import type { Bug, Role } from '../lib/types';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 import { SkeletonRows } from './ui/skeleton';
 
@@ -10,13 +10,13 @@ import { SkeletonRows } from './ui/skeleton';
  */
 export function BugTable({
   bugs,
-  view,
+  viewAs,
   onRowClick,
   isLoading,
   emptyText = 'No bugs found.',
 }: {
   bugs: Bug[];
-  view: StatusView;
+  viewAs: Role;
   onRowClick: (id: string) => void;
   isLoading?: boolean;
   emptyText?: string;
@@ -64,7 +64,7 @@ export function BugTable({
             >
               <td className="max-w-[18rem] truncate px-5 py-3.5 font-medium text-slate-900">{bugTitle(bug)}</td>
               <td className="px-3 py-3.5">
-                <StatusBadge status={bug.status} view={view} />
+                <StatusBadge status={bug.status} viewAs={viewAs} />
               </td>
               <td className="px-3 py-3.5">
                 <PriorityBadge priority={bug.priority} />

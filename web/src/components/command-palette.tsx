@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { Bug, CornerDownLeft, FileText, Search } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { bugTitle, statusLabel, viewForRole } from '../lib/format';
+import { bugTitle, statusLabel } from '../lib/format';
 import { bugSearchQuery } from '../lib/queries';
 import type { Role } from '../lib/types';
 import { useDebounced } from '../lib/use-debounced';
@@ -39,7 +39,7 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
         ? (search.data?.bugs ?? []).map((bug) => ({
             key: `bug:${bug._id}`,
             label: bugTitle(bug),
-            hint: statusLabel(bug.status, viewForRole(role)),
+            hint: statusLabel(bug.status, role),
             to: bugPath(role, bug._id),
             kind: 'bug' as const,
           }))

@@ -1,7 +1,8 @@
+import { bugStatuses } from '@bugtrail/domain/vocabulary';
 import { Bug, CircleCheck, CircleDot, Loader } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { formatToday, greeting, type StatusView } from '../lib/format';
-import type { Bug as BugType, Dashboard, LevelCounts } from '../lib/types';
+import { formatToday, greeting } from '../lib/format';
+import type { BugStatus, Bug as BugType, Dashboard, LevelCounts, Role } from '../lib/types';
 import { BugTable } from './bug-table';
 import { BAR_HEIGHT, BarChart, DOUGHNUT_HEIGHT, DoughnutChart } from './charts';
 import { StatCard } from './stat-card';
@@ -83,52 +84,58 @@ export function StatusStatCards({
   );
 }
 
-/** The bugs by status as a doughnut; each role names the open and closed slices its own way. */
+/** The stored words, for charts the spec labels Open, In Progress, Closed on every dashboard. */
+const storedStatusNames = Object.fromEntries(bugStatuses.map((status) => [status, status])) as Record<
+  BugStatus,
+  string
+>;
+
+/** The bugs by status as a doughnut, under the status names the dashboard's screen uses. */
 export function StatusDoughnutCard({
   title,
   distribution,
   isLoading,
-  labels,
+  labels = storedStatusNames,
 }: {
   title: string;
   distribution: Dashboard['charts']['bugDistribution'] | undefined;
   isLoading: boolean;
-  labels: { open: string; closed: string };
+  labels?: Readonly<Record<BugStatus, string>>;
 }) {
   return (
     <ChartCard title={title} isLoading={isLoading} height={DOUGHNUT_HEIGHT}>
       <DoughnutChart
         label={title}
         data={[
-          { label: labels.open, value: distribution?.Open ?? 0 },
-          { label: 'In Progress', value: distribution?.['In Progress'] ?? distribution?.InProgress ?? 0 },
-          { label: labels.closed, value: distribution?.Closed ?? 0 },
+          { label: labels.Open, value: distribution?.Open ?? 0 },
+          { label: labels['In Progress'], value: distribution?.['In Progress'] ?? distribution?.InProgress ?? 0 },
+          { label: labels.Closed, value: distribution?.Closed ?? 0 },
         ]}
       />
     </ChartCard>
   );
 }
 
-/** High / Medium / Low counts as bars, under the names the role uses for those levels. */
+/** High / Medium / Low counts as bars, under the names the role uses for those levels (by default, as counted). */
 export function LevelBarCard({
   title,
   levels,
   isLoading,
-  labels,
+  labels = { High: 'High', Medium: 'Medium', Low: 'Low' },
 }: {
   title: string;
   levels: LevelCounts | undefined;
   isLoading: boolean;
-  labels: { high: string; medium: string; low: string };
+  labels?: Readonly<Record<keyof LevelCounts, string>>;
 }) {
   return (
     <ChartCard title={title} isLoading={isLoading} height={BAR_HEIGHT}>
       <BarChart
         label={title}
         data={[
-          { label: labels.high, value: levels?.High ?? 0 },
-          { label: labels.medium, value: levels?.Medium ?? 0 },
-          { label: labels.low, value: levels?.Low ?? 0 },
+          { label: labels.High, value: levels?.High ?? 0 },
+          { label: labels.Medium, value: levels?.Medium ?? 0 },
+          { label: labels.Low, value: levels?.Low ?? 0 },
         ]}
       />
     </ChartCard>
@@ -141,7 +148,7 @@ export function RecentBugsCard({
   action,
   className,
   bugs,
-  view,
+  viewAs,
   isLoading,
   onRowClick,
 }: {
@@ -149,14 +156,14 @@ export function RecentBugsCard({
   action: ReactNode;
   className?: string;
   bugs: BugType[] | undefined;
-  view: StatusView;
+  viewAs: Role;
   isLoading: boolean;
   onRowClick: (id: string) => void;
 }) {
   return (
     <Card className={className}>
       <CardHeader title={title} action={action} />
-      <BugTable bugs={bugs ?? []} view={view} isLoading={isLoading} onRowClick={onRowClick} />
+      <BugTable bugs={bugs ?? []} viewAs={viewAs} isLoading={isLoading} onRowClick={onRowClick} />
     </Card>
   );
 }

@@ -1,4 +1,9 @@
-import { bugMessages, validateAdminBugUpdate, validateBugForm as validateDomainBugForm } from '@bugtrail/domain';
+import {
+  bugDefaults,
+  bugMessages,
+  validateAdminBugUpdate,
+  validateBugForm as validateDomainBugForm,
+} from '@bugtrail/domain/vocabulary';
 import type { FieldDetail } from './api';
 
 /**
@@ -24,9 +29,9 @@ export type FormErrors = Partial<Record<keyof BugFormValues, string>>;
 export const emptyBugForm = (): BugFormValues => ({
   title: '',
   description: '',
-  priority: 'Medium',
-  severity: 'Minor',
-  status: 'Open',
+  priority: bugDefaults.priority,
+  severity: bugDefaults.severity,
+  status: bugDefaults.status,
   module: '',
   dueDate: '',
   assignedTo: [],
@@ -34,7 +39,7 @@ export const emptyBugForm = (): BugFormValues => ({
   attachments: [],
 });
 
-export { bugLimits as limits } from '@bugtrail/domain';
+export { bugLimits as limits } from '@bugtrail/domain/vocabulary';
 
 /** The date input gives a calendar day; it is "in the future" unless it is before today. */
 export function isDueDateAllowed(day: string, now: Date): boolean {

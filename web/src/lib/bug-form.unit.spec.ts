@@ -101,7 +101,12 @@ describe('payload helpers', () => {
   it('records who completed a checklist item and when, and clears it on untick', () => {
     const user = { _id: 'dev-1', name: 'Dev' };
     const at = new Date('2030-06-15T10:00:00Z');
-    const ticked = toggleChecklistItem([{ text: 'a', completed: false }], 0, user, at);
+    const ticked = toggleChecklistItem(
+      [{ _id: 'i1', text: 'a', completed: false, completedBy: null, completedAt: null }],
+      0,
+      user,
+      at,
+    );
     expect(ticked[0]).toMatchObject({ completed: true, completedBy: user, completedAt: at.toISOString() });
     const unticked = toggleChecklistItem(ticked, 0, user, at);
     expect(unticked[0]).toMatchObject({ completed: false, completedBy: null, completedAt: null });

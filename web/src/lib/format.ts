@@ -1,3 +1,4 @@
+import { bugDefaults, statusDisplayName } from '@bugtrail/domain/vocabulary';
 import { format, isValid, parseISO } from 'date-fns';
 import type { Bug, BugStatus, Role, UserRef } from './types';
 
@@ -7,9 +8,7 @@ export const displayDefaults = {
   module: 'N/A',
   assigned: 'Unassigned',
   date: 'N/A',
-  status: 'Open',
-  priority: 'Medium',
-  severity: 'Minor',
+  ...bugDefaults,
 } as const;
 
 function toDate(value: string | Date | null | undefined): Date | null {
@@ -41,19 +40,9 @@ export function formatNumber(value: number | null | undefined): string {
   return numberFormat.format(typeof value === 'number' && Number.isFinite(value) ? value : 0);
 }
 
-export type StatusView = 'tester' | 'team';
-
-/** Admin and developer screens ("team") say Pending/Resolved; tester screens keep the server's words. */
-export function statusLabel(status: BugStatus | null | undefined, view: StatusView): string {
-  const value = status ?? displayDefaults.status;
-  if (view === 'tester') return value;
-  if (value === 'Open') return 'Pending';
-  if (value === 'Closed') return 'Resolved';
-  return value;
-}
-
-export function viewForRole(role: Role): StatusView {
-  return role === 'tester' ? 'tester' : 'team';
+/** A status in the words of the role's screens (Pending/Resolved for admins and developers); the mapping is the domain's. */
+export function statusLabel(status: BugStatus | null | undefined, role: Role): string {
+  return statusDisplayName(status ?? displayDefaults.status, role);
 }
 
 export function bugTitle(bug: Pick<Bug, 'title'>): string {
@@ -69,14 +58,12 @@ export function assigneeNames(assigned: UserRef[] | null | undefined): string {
   return names.length ? names.join(', ') : displayDefaults.assigned;
 }
 
-export function reporterName(createdBy: Bug['createdBy']): string {
-  if (!createdBy) return displayDefaults.module;
-  return typeof createdBy === 'string' ? createdBy : createdBy.name || displayDefaults.module;
+export function reporterName(createdBy: Bug['createdBy'] | null | undefined): string {
+  return createdBy?.name || displayDefaults.module;
 }
 
-export function reporterId(createdBy: Bug['createdBy']): string | null {
-  if (!createdBy) return null;
-  return typeof createdBy === 'string' ? createdBy : createdBy._id;
+export function reporterId(createdBy: Bug['createdBy'] | null | undefined): string | null {
+  return createdBy?._id ?? null;
 }
 
 export function profileImage(user: Pick<UserRef, 'profileImageURL' | 'profileImageUrl'> | null | undefined) {

@@ -1,3 +1,5 @@
+import { type StatusDisplayName, statusDisplayNamesFor } from '@bugtrail/domain/vocabulary';
+
 /**
  * Search params are checked by hand, not with zod: these validators run in the entry
  * chunk, which the landing page shares, and zod would double its size.
@@ -10,11 +12,12 @@ export function pickText(value: unknown, max = 200): string | undefined {
   return typeof value === 'string' && value.trim() ? value.slice(0, max) : undefined;
 }
 
-export const testerTabs = ['Open', 'In Progress', 'Closed'] as const;
-export const teamTabs = ['Pending', 'In Progress', 'Resolved'] as const;
+/** Status tabs and filters, in each role's words (the domain's display names). */
+export const testerTabs = statusDisplayNamesFor('tester');
+export const teamTabs = statusDisplayNamesFor('admin');
 
-export type TesterTab = (typeof testerTabs)[number];
-export type TeamTab = (typeof teamTabs)[number];
+export type TesterTab = StatusDisplayName<'tester'>;
+export type TeamTab = StatusDisplayName<'admin'>;
 
 /** Keys are left out when absent, so links need not pass them. */
 export function compact<T extends Record<string, unknown>>(

@@ -1,3 +1,4 @@
+import { roles } from '@bugtrail/domain/vocabulary';
 import { queryOptions } from '@tanstack/react-query';
 import { api, getToken } from './api';
 import type { Role, User } from './types';
@@ -9,7 +10,7 @@ export const roleHome: Record<Role, '/admin/dashboard' | '/tester/dashboard' | '
 };
 
 export function isRole(value: unknown): value is Role {
-  return value === 'admin' || value === 'tester' || value === 'developer';
+  return typeof value === 'string' && (roles as readonly string[]).includes(value);
 }
 
 export const profileQuery = () =>

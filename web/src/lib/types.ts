@@ -1,46 +1,22 @@
-export type Role = 'admin' | 'tester' | 'developer';
-export type BugStatus = 'Open' | 'In Progress' | 'Closed';
-export type Priority = 'Low' | 'Medium' | 'High';
-export type Severity = 'Minor' | 'Major' | 'Critical';
+import type { BugDto, Role, UserDto } from '@bugtrail/domain/vocabulary';
 
-export type UserRef = {
-  _id: string;
-  name: string;
-  email?: string;
-  role?: Role;
-  profileImageURL?: string | null;
-  profileImageUrl?: string | null;
-};
+/**
+ * The answers as the web reads them. The words (statuses, priorities, roles) and the
+ * bug and user shapes are the domain's, through its zod-free browser door; only the
+ * read-api's list and dashboard envelopes are declared here.
+ */
+export type { BugStatus, Priority, Role, Severity } from '@bugtrail/domain/vocabulary';
+
+/** A user as answers carry it: the fields beyond id and name depend on the answer. */
+export type UserRef = Pick<UserDto, '_id' | 'name'> & Partial<Omit<UserDto, '_id' | 'name'>>;
 
 export type User = UserRef & { email: string; role: Role };
 
 export type TeamMember = User & { pendingTasks: number; inProgressTasks: number; completedTasks: number };
 
-export type ChecklistItem = {
-  _id?: string;
-  text: string;
-  completed: boolean;
-  completedBy?: { _id: string; name: string } | null;
-  completedAt?: string | null;
-};
+export type Bug = BugDto;
 
-export type Bug = {
-  _id: string;
-  title: string;
-  description: string;
-  priority: Priority;
-  severity: Severity;
-  status: BugStatus;
-  module: string | null;
-  dueDate: string | null;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: { _id: string; name: string } | string | null;
-  assignedTo: UserRef[];
-  checklist: ChecklistItem[];
-  attachments: string[];
-  version: number;
-};
+export type ChecklistItem = BugDto['checklist'][number];
 
 export type StatusSummary = {
   all: number;

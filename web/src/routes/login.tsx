@@ -1,4 +1,4 @@
-import { isValidEmail, userMessages } from '@bugtrail/domain';
+import { isValidEmail, userMessages } from '@bugtrail/domain/vocabulary';
 import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';

@@ -1,4 +1,4 @@
-import { validateRegistration } from '@bugtrail/domain';
+import { roleDisplayNames, signupRoles, validateRegistration } from '@bugtrail/domain/vocabulary';
 import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { Camera, Trash2 } from 'lucide-react';
@@ -15,11 +15,7 @@ import { AuthLayout } from './-components/auth-layout';
 export const Route = createFileRoute('/signup')({ component: SignupPage });
 
 type Field = 'name' | 'email' | 'password' | 'adminInviteToken';
-const roleOptions = [
-  { value: 'tester', label: 'Tester' },
-  { value: 'developer', label: 'Developer' },
-  { value: 'admin', label: 'Admin' },
-] as const;
+const roleOptions = signupRoles.map((role) => ({ value: role, label: roleDisplayNames[role] }));
 
 const signupTexts = {
   missingToken: 'Invalid response from server. Missing token.',

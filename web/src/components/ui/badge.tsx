@@ -1,5 +1,6 @@
-import { type StatusView, statusLabel } from '../../lib/format';
-import type { BugStatus, Priority, Severity } from '../../lib/types';
+import { bugDefaults } from '@bugtrail/domain/vocabulary';
+import { statusLabel } from '../../lib/format';
+import type { BugStatus, Priority, Role, Severity } from '../../lib/types';
 import { cx } from './cx';
 
 type Tone = 'violet' | 'cyan' | 'green' | 'amber' | 'rose' | 'slate' | 'orange';
@@ -39,22 +40,22 @@ const statusTone: Record<BugStatus, Tone> = { Open: 'violet', 'In Progress': 'cy
 const priorityTone: Record<Priority, Tone> = { High: 'rose', Medium: 'amber', Low: 'slate' };
 const severityTone: Record<Severity, Tone> = { Critical: 'rose', Major: 'orange', Minor: 'slate' };
 
-export function StatusBadge({ status, view }: { status: BugStatus | null | undefined; view: StatusView }) {
-  const value = status ?? 'Open';
+export function StatusBadge({ status, viewAs }: { status: BugStatus | null | undefined; viewAs: Role }) {
+  const value = status ?? bugDefaults.status;
   return (
     <Badge tone={statusTone[value] ?? 'slate'}>
       <span className="size-1.5 rounded-full bg-current" aria-hidden="true" />
-      {statusLabel(value, view)}
+      {statusLabel(value, viewAs)}
     </Badge>
   );
 }
 
 export function PriorityBadge({ priority }: { priority: Priority | null | undefined }) {
-  const value = priority ?? 'Medium';
+  const value = priority ?? bugDefaults.priority;
   return <Badge tone={priorityTone[value] ?? 'slate'}>{value}</Badge>;
 }
 
 export function SeverityBadge({ severity }: { severity: Severity | null | undefined }) {
-  const value = severity ?? 'Minor';
+  const value = severity ?? bugDefaults.severity;
   return <Badge tone={severityTone[value] ?? 'slate'}>{value}</Badge>;
 }

@@ -36,14 +36,8 @@ function AdminDashboard() {
           title="Bug Status Distribution"
           distribution={data?.charts.bugDistribution}
           isLoading={isPending}
-          labels={{ open: 'Open', closed: 'Closed' }}
         />
-        <LevelBarCard
-          title="Bug Severity Levels"
-          levels={data?.charts.bugSeverityLevels}
-          isLoading={isPending}
-          labels={{ high: 'High', medium: 'Medium', low: 'Low' }}
-        />
+        <LevelBarCard title="Bug Severity Levels" levels={data?.charts.bugSeverityLevels} isLoading={isPending} />
       </div>
       <RecentBugsCard
         className="mt-6"
@@ -57,7 +51,7 @@ function AdminDashboard() {
           </Link>
         }
         bugs={data?.recentBugs}
-        view="team"
+        viewAs="admin"
         isLoading={isPending}
         onRowClick={(id) => void navigate({ to: '/admin/bugs/$bugId', params: { bugId: id } })}
       />

@@ -1,3 +1,4 @@
+import { developerPriorityChartLabels, statusDisplayNames } from '@bugtrail/domain/vocabulary';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import {
   Greeting,
@@ -16,6 +17,9 @@ export const Route = createFileRoute('/developer/dashboard')({
   component: DeveloperDashboard,
 });
 
+/** Developer screens say Pending and Resolved (spec section 4). */
+const statusNames = statusDisplayNames.developer;
+
 function DeveloperDashboard() {
   const navigate = useNavigate();
   const {
@@ -28,20 +32,24 @@ function DeveloperDashboard() {
       <StatusStatCards
         stats={data?.statistics}
         isLoading={isPending}
-        labels={{ total: 'Total Assigned Bugs', open: 'Pending Bugs', closed: 'Resolved Bugs' }}
+        labels={{
+          total: 'Total Assigned Bugs',
+          open: `${statusNames.Open} Bugs`,
+          closed: `${statusNames.Closed} Bugs`,
+        }}
       />
       <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-2">
         <StatusDoughnutCard
           title="Assigned Bugs Status"
           distribution={data?.charts.bugDistribution}
           isLoading={isPending}
-          labels={{ open: 'Pending', closed: 'Resolved' }}
+          labels={statusNames}
         />
         <LevelBarCard
           title="Bugs by Priority"
           levels={data?.charts.bugPriorityLevels}
           isLoading={isPending}
-          labels={{ high: 'Critical', medium: 'Major', low: 'Minor' }}
+          labels={developerPriorityChartLabels}
         />
       </div>
       <RecentBugsCard
@@ -53,7 +61,7 @@ function DeveloperDashboard() {
           </Link>
         }
         bugs={data?.recentBugs}
-        view="team"
+        viewAs="developer"
         isLoading={isPending}
         onRowClick={(id) => void navigate({ to: '/developer/assigned-bugs/$bugId', params: { bugId: id } })}
       />

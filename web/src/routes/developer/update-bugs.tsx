@@ -1,3 +1,4 @@
+import { bugStatuses } from '@bugtrail/domain/vocabulary';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { Bug as BugIcon, Check, ChevronDown } from 'lucide-react';
@@ -15,15 +16,16 @@ import { toggleChecklistItem, useUpdateChecklist, useUpdateStatus } from '../../
 import { bugListQuery, flattenPages } from '../../lib/queries';
 import { compact, pickText } from '../../lib/search';
 import { profileQuery } from '../../lib/session';
-import type { Bug, BugStatus, User } from '../../lib/types';
+import type { Bug, User } from '../../lib/types';
 import { useErrorToast } from '../../lib/use-error-toast';
 
 export const Route = createFileRoute('/developer/update-bugs')({
   validateSearch: (search: Record<string, unknown>) => compact({ open: pickText(search.open, 100) }),
+  loader: ({ context }) => {
+    void context.queryClient.prefetchInfiniteQuery(bugListQuery({}));
+  },
   component: UpdateBugsPage,
 });
-
-const statuses: BugStatus[] = ['Open', 'In Progress', 'Closed'];
 
 function UpdateBugsPage() {
   const { open } = Route.useSearch();
@@ -96,7 +98,7 @@ function BugRow({
           <PriorityBadge priority={bug.priority} />
           <SeverityBadge severity={bug.severity} />
         </div>
-        <StatusBadge status={bug.status} view="team" />
+        <StatusBadge status={bug.status} viewAs="developer" />
         <ChevronDown
           className={cx('size-5 shrink-0 text-slate-400 transition', isExpanded && 'rotate-180')}
           aria-hidden="true"
@@ -115,7 +117,7 @@ function BugRow({
               role="group"
               aria-label="Set status"
             >
-              {statuses.map((status) => {
+              {bugStatuses.map((status) => {
                 const isCurrent = bug.status === status;
                 return (
                   <button
@@ -131,7 +133,7 @@ function BugRow({
                         : 'text-slate-600 hover:bg-slate-100 disabled:opacity-60',
                     )}
                   >
-                    {statusLabel(status, 'team')}
+                    {statusLabel(status, 'developer')}
                   </button>
                 );
               })}

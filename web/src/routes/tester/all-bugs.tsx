@@ -26,7 +26,7 @@ function AllBugsPage() {
       <Card>
         <BugTable
           bugs={bugs}
-          view="tester"
+          viewAs="tester"
           isLoading={query.isPending}
           emptyText="No bugs found in the system"
           onRowClick={(id) => void navigate({ to: '/tester/bug/$bugId', params: { bugId: id } })}

@@ -72,7 +72,6 @@ function TesterDashboard() {
               title="Your Reported Bugs Status"
               distribution={data?.charts.bugDistribution}
               isLoading={isPending}
-              labels={{ open: 'Open', closed: 'Closed' }}
             />
           </div>
           <RecentBugsCard
@@ -84,7 +83,7 @@ function TesterDashboard() {
               </Link>
             }
             bugs={data?.recentBugs}
-            view="tester"
+            viewAs="tester"
             isLoading={isPending}
             onRowClick={(id) => void navigate({ to: '/tester/bug/$bugId', params: { bugId: id } })}
           />

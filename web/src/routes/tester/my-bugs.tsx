@@ -12,6 +12,10 @@ import { useErrorToast } from '../../lib/use-error-toast';
 
 export const Route = createFileRoute('/tester/my-bugs')({
   validateSearch: (search: Record<string, unknown>) => compact({ status: pickOne(search.status, testerTabs) }),
+  loaderDeps: ({ search }) => ({ status: search.status }),
+  loader: ({ context, deps }) => {
+    void context.queryClient.prefetchInfiniteQuery(bugListQuery({ status: deps.status ?? '' }));
+  },
   component: MyBugsPage,
 });
 
@@ -67,7 +71,7 @@ function MyBugsPage() {
       </div>
       <BugCardGrid
         query={query}
-        view="tester"
+        viewAs="tester"
         emptyTitle="No bugs found for this status"
         onOpen={(bug) => void navigate({ to: '/tester/bug/$bugId', params: { bugId: bug._id } })}
         total={total}

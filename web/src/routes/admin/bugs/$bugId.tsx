@@ -1,9 +1,17 @@
+import {
+  priorities,
+  severities,
+  statusDisplayName,
+  statusDisplayNamesFor,
+  statusFromInput,
+} from '@bugtrail/domain/vocabulary';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { createFileRoute, type ErrorComponentProps, Link, useNavigate } from '@tanstack/react-router';
 import { ArrowLeft, Check, Trash2, UserPlus } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
-import { BugDetailSkeleton } from '../../../components/bug-detail';
+import { type FormEvent, useId, useState } from 'react';
+import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
 import { bugToForm } from '../../../components/bug-editor';
+import { BugLoadError, useLoadedBug } from '../../../components/bug-load-state';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { DeveloperPicker } from '../../../components/developer-picker';
 import { AvatarStack } from '../../../components/ui/avatar';
@@ -17,34 +25,27 @@ import { formatDate, reporterName } from '../../../lib/format';
 import { useDeleteBug, useUpdateBug } from '../../../lib/mutations';
 import { notify } from '../../../lib/notify';
 import { bugQuery, developersQuery } from '../../../lib/queries';
-import type { Bug, BugStatus, UserRef } from '../../../lib/types';
+import type { Bug, UserRef } from '../../../lib/types';
 
 export const Route = createFileRoute('/admin/bugs/$bugId')({
-  loader: ({ context, params }) => {
-    void context.queryClient.prefetchQuery(bugQuery(params.bugId));
-  },
+  loader: ({ context, params }) => context.queryClient.ensureQueryData(bugQuery(params.bugId)),
+  pendingComponent: BugDetailSkeleton,
+  errorComponent: AdminBugError,
   component: AdminBugPage,
 });
 
-const statusOptions = [
-  { value: 'Pending', label: 'Pending' },
-  { value: 'In Progress', label: 'In Progress' },
-  { value: 'Resolved', label: 'Resolved' },
-];
-const toTeamStatus = (status: BugStatus) => (status === 'Open' ? 'Pending' : status === 'Closed' ? 'Resolved' : status);
-const toServerStatus = (value: string): BugStatus =>
-  value === 'Pending' ? 'Open' : value === 'Resolved' ? 'Closed' : 'In Progress';
+/** The admin selector offers the admin's words (Pending, In Progress, Resolved) and sends the chosen one as is. */
+const statusOptions = statusDisplayNamesFor('admin').map((name) => ({ value: name, label: name }));
+const priorityOptions = priorities.map((value) => ({ value, label: value }));
+const severityOptions = severities.map((value) => ({ value, label: value }));
+
+function AdminBugError({ error }: ErrorComponentProps) {
+  return <BugLoadError error={error} backTo="/admin/bugs" backLabel="Back to All Bugs" failedTo="/admin/bugs" />;
+}
 
 function AdminBugPage() {
   const { bugId } = Route.useParams();
-  const navigate = useNavigate();
-  const { data: bug, error } = useQuery(bugQuery(bugId));
-  useEffect(() => {
-    if (!error) return;
-    notify.error('Failed to load bug details');
-    void navigate({ to: '/admin/bugs' });
-  }, [error, navigate]);
-  if (!bug) return <BugDetailSkeleton />;
+  const bug = useLoadedBug(bugId);
   return <AdminBugForm key={bug._id} bug={bug} />;
 }
 
@@ -54,7 +55,10 @@ function AdminBugForm({ bug }: { bug: Bug }) {
   const update = useUpdateBug(bug._id);
   const remove = useDeleteBug();
   const developers = useQuery(developersQuery());
-  const [values, setValues] = useState<BugFormValues>(() => ({ ...bugToForm(bug), status: toTeamStatus(bug.status) }));
+  const [values, setValues] = useState<BugFormValues>(() => ({
+    ...bugToForm(bug),
+    status: statusDisplayName(bug.status, 'admin'),
+  }));
   const [problem, setProblem] = useState<string | null>(null);
   const [isAssignOpen, setAssignOpen] = useState(false);
   const [draftAssignees, setDraftAssignees] = useState<string[]>([]);
@@ -95,7 +99,7 @@ function AdminBugForm({ bug }: { bug: Bug }) {
         },
       });
       // The details endpoint may leave status alone; the status endpoint is the one that owns it.
-      const wanted = toServerStatus(values.status);
+      const wanted = statusFromInput(values.status);
       if (answer?.bug?.status !== wanted) {
         await api(`/api/bugs/${bug._id}/status`, { method: 'PUT', body: { status: values.status } });
         await queryClient.invalidateQueries({ queryKey: ['bug', bug._id] });
@@ -161,14 +165,14 @@ function AdminBugForm({ bug }: { bug: Bug }) {
               label="Priority"
               name="priority"
               value={values.priority}
-              options={['Low', 'Medium', 'High'].map((v) => ({ value: v, label: v }))}
+              options={priorityOptions}
               onChange={(event) => set('priority', event.target.value)}
             />
             <SelectField
               label="Severity"
               name="severity"
               value={values.severity}
-              options={['Minor', 'Major', 'Critical'].map((v) => ({ value: v, label: v }))}
+              options={severityOptions}
               onChange={(event) => set('severity', event.target.value)}
             />
             <TextField

@@ -88,7 +88,7 @@ function ManageBugsPage() {
       ) : null}
       <BugCardGrid
         query={query}
-        view="team"
+        viewAs="admin"
         emptyTitle="No bugs found"
         onOpen={(bug) => void navigate({ to: '/admin/bugs/$bugId', params: { bugId: bug._id } })}
         onDelete={setToDelete}

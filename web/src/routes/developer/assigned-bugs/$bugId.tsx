@@ -1,31 +1,36 @@
-import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, Link } from '@tanstack/react-router';
+import { bugMessages } from '@bugtrail/domain/vocabulary';
+import { createFileRoute, type ErrorComponentProps, Link } from '@tanstack/react-router';
 import { ArrowLeft, RefreshCw } from 'lucide-react';
-import { BugDetail, BugDetailSkeleton } from '../../../components/bug-detail';
-import { InlineNotice } from '../../../components/bug-load-state';
+import { BugDetail } from '../../../components/bug-detail';
+import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
+import { BugLoadError, useLoadedBug } from '../../../components/bug-load-state';
 import { buttonClass } from '../../../components/ui/button';
-import { bugMessages } from '../../../lib/bug-messages';
 import { bugQuery } from '../../../lib/queries';
 
 export const Route = createFileRoute('/developer/assigned-bugs/$bugId')({
-  loader: ({ context, params }) => {
-    void context.queryClient.prefetchQuery(bugQuery(params.bugId));
-  },
+  loader: ({ context, params }) => context.queryClient.ensureQueryData(bugQuery(params.bugId)),
+  pendingComponent: BugDetailSkeleton,
+  errorComponent: AssignedBugError,
   component: AssignedBugPage,
 });
 
+/** The developer's detail answers a refusal and a missing bug with one sentence (spec section 8). */
+const unavailable = { forbidden: bugMessages.notFoundOrForbidden, notFound: bugMessages.notFoundOrForbidden };
+
+function AssignedBugError({ error }: ErrorComponentProps) {
+  return (
+    <BugLoadError
+      error={error}
+      backTo="/developer/assigned-bugs"
+      backLabel="Back to Assigned Bugs"
+      messages={unavailable}
+    />
+  );
+}
+
 function AssignedBugPage() {
   const { bugId } = Route.useParams();
-  const { data: bug, error } = useQuery(bugQuery(bugId));
-  if (error)
-    return (
-      <InlineNotice
-        message={bugMessages.notFoundOrForbidden}
-        backTo="/developer/assigned-bugs"
-        backLabel="Back to Assigned Bugs"
-      />
-    );
-  if (!bug) return <BugDetailSkeleton />;
+  const bug = useLoadedBug(bugId);
   return (
     <>
       <Link
@@ -36,7 +41,7 @@ function AssignedBugPage() {
       </Link>
       <BugDetail
         bug={bug}
-        view="team"
+        viewAs="developer"
         showCompletion
         actions={
           <Link to="/developer/update-bugs" search={{ open: bug._id }} className={buttonClass('secondary')}>

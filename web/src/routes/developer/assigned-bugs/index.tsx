@@ -13,6 +13,10 @@ import { useErrorToast } from '../../../lib/use-error-toast';
 export const Route = createFileRoute('/developer/assigned-bugs/')({
   validateSearch: (search: Record<string, unknown>) =>
     compact({ status: pickOne(search.status, teamTabs), q: pickText(search.q) }),
+  loaderDeps: ({ search }) => ({ status: search.status, q: search.q }),
+  loader: ({ context, deps }) => {
+    void context.queryClient.prefetchInfiniteQuery(bugListQuery({ status: deps.status ?? '', q: deps.q ?? '' }));
+  },
   component: AssignedBugsPage,
 });
 
@@ -70,7 +74,7 @@ function AssignedBugsPage() {
       </div>
       <BugCardGrid
         query={query}
-        view="team"
+        viewAs="developer"
         emptyTitle="No bugs assigned to you"
         onOpen={(bug) => void navigate({ to: '/developer/assigned-bugs/$bugId', params: { bugId: bug._id } })}
       />

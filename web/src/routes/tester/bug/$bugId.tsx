@@ -1,49 +1,33 @@
+import { bugMessages } from '@bugtrail/domain/vocabulary';
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { createFileRoute, type ErrorComponentProps, Link } from '@tanstack/react-router';
 import { ArrowLeft, Pencil } from 'lucide-react';
-import { useEffect } from 'react';
-import { BugDetail, BugDetailSkeleton } from '../../../components/bug-detail';
-import { InlineNotice } from '../../../components/bug-load-state';
+import { BugDetail } from '../../../components/bug-detail';
+import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
+import { BugLoadError, InlineNotice, useLoadedBug } from '../../../components/bug-load-state';
 import { buttonClass } from '../../../components/ui/button';
-import { ApiError } from '../../../lib/api';
-import { bugMessages } from '../../../lib/bug-messages';
 import { reporterId } from '../../../lib/format';
-import { notify } from '../../../lib/notify';
 import { bugQuery } from '../../../lib/queries';
 import { profileQuery } from '../../../lib/session';
 
 export const Route = createFileRoute('/tester/bug/$bugId')({
-  loader: ({ context, params }) => {
-    void context.queryClient.prefetchQuery(bugQuery(params.bugId));
-  },
+  loader: ({ context, params }) => context.queryClient.ensureQueryData(bugQuery(params.bugId)),
+  pendingComponent: BugDetailSkeleton,
+  errorComponent: TesterBugError,
   component: TesterBugPage,
 });
 
+function TesterBugError({ error }: ErrorComponentProps) {
+  return (
+    <BugLoadError error={error} backTo="/tester/all-bugs" backLabel="Back to All Bugs" failedTo="/tester/dashboard" />
+  );
+}
+
 function TesterBugPage() {
   const { bugId } = Route.useParams();
-  const navigate = useNavigate();
   const { data: user } = useQuery(profileQuery());
-  const { data: bug, error } = useQuery(bugQuery(bugId));
-  const status = error instanceof ApiError ? error.status : null;
-  const isInline = status === 403 || status === 404;
-
-  useEffect(() => {
-    if (error && !isInline) {
-      notify.error('Failed to load bug details');
-      void navigate({ to: '/tester/dashboard' });
-    }
-  }, [error, isInline, navigate]);
-
-  if (isInline)
-    return (
-      <InlineNotice
-        message={status === 403 ? bugMessages.noPermissionToView : bugMessages.notFound}
-        backTo="/tester/all-bugs"
-        backLabel="Back to All Bugs"
-      />
-    );
-  if (!bug) return <BugDetailSkeleton />;
-  // Only the creator edits; anyone else who got here is an admin-less viewer.
+  const bug = useLoadedBug(bugId);
+  // Only the creator sees a tester's bug (the server refuses others with a 403 too).
   const isCreator = reporterId(bug.createdBy) === user?._id;
   if (!isCreator)
     return (
@@ -59,7 +43,7 @@ function TesterBugPage() {
       </Link>
       <BugDetail
         bug={bug}
-        view="tester"
+        viewAs="tester"
         actions={
           <Link to="/tester/edit-bug/$bugId" params={{ bugId: bug._id }} className={buttonClass('primary')}>
             <Pencil className="size-4" /> Edit
