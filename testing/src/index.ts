@@ -14,6 +14,7 @@
 export { startCluster, type ThrowawayCluster } from './cluster.js';
 export { adminUrl, createTestDatabase } from './database.js';
 export { deciderSpec } from './decider-spec.js';
+export { eventually } from './eventually.js';
 export { freePort } from './free-port.js';
 export { type HttpAnswer, http } from './http.js';
 export { type OwnCluster, type RestartableCluster, startOwnCluster, startRestartableCluster } from './own-cluster.js';

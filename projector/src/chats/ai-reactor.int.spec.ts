@@ -1,20 +1,11 @@
 import { START } from '@bugtrail/eventstore';
 import { silentLogger as silent } from '@bugtrail/platform';
-import { http, registerUser, type TestUser } from '@bugtrail/testing';
+import { eventually, http, registerUser, type TestUser } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatAiReactor } from './ai-reactor.js';
 
 /** The AI reactor against the real system: it answers through the one command handler. */
-async function eventually<T>(check: () => Promise<T | null | undefined>, attempts = 100): Promise<T> {
-  for (let i = 0; i < attempts; i++) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('condition not met in time');
-}
-
 let t: TestSystem;
 let api: ReturnType<typeof http>;
 let ann: TestUser;

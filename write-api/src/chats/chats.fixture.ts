@@ -66,13 +66,3 @@ export function exeBytes(): Uint8Array {
   bytes.set([0x50, 0x45, 0, 0], 0x80);
   return bytes;
 }
-
-/** Polls until `check` returns a value (the AI reply arrives asynchronously). */
-export async function eventually<T>(check: () => Promise<T | null | undefined>, attempts = 100): Promise<T> {
-  for (let i = 0; i < attempts; i++) {
-    const value = await check();
-    if (value !== null && value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('condition not met');
-}

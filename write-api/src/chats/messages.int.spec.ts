@@ -3,7 +3,7 @@ import path from 'node:path';
 import { http, registerUser, type TestUser } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countEvents, createChat, eventually, exeBytes, PNG, postMultipart } from './chats.fixture.js';
+import { countEvents, createChat, exeBytes, PNG, postMultipart } from './chats.fixture.js';
 
 const MB = 1024 * 1024;
 
