@@ -12,6 +12,14 @@ export type Config = Readonly<{
   /** How long a command waits for the read models to pass its events. */
   readYourWritesTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Take the client address (and scheme) from X-Forwarded-For / X-Forwarded-Proto. */
+  trustProxy: boolean;
+  /** Origins allowed to call the API from a browser: '*' (any) or a list. */
+  corsOrigins: '*' | readonly string[];
+  /** The origin links to uploaded files are built from (else the request's own origin). */
+  publicUrl: string | undefined;
+  /** Secret that signs chat attachment links (else one generated and kept in the database). */
+  uploadsSigningSecret: string | undefined;
   rateLimits: Readonly<{
     failedLoginsPerAccount: number;
     failedLoginsPerIp: number;
@@ -39,6 +47,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventstoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     readYourWritesTimeoutMs: int(env.READ_YOUR_WRITES_TIMEOUT_MS, 2000),
     logLevel: level === 'debug' || level === 'warn' || level === 'error' || level === 'silent' ? level : 'info',
+    trustProxy: Boolean(env.TRUST_PROXY) && env.TRUST_PROXY !== '0' && env.TRUST_PROXY !== 'false',
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
+    publicUrl: publicUrl(env.PUBLIC_URL),
+    uploadsSigningSecret: env.UPLOADS_SIGNING_SECRET || undefined,
     rateLimits: {
       failedLoginsPerAccount: int(env.RATE_LIMIT_LOGIN_PER_ACCOUNT, 10),
       failedLoginsPerIp: int(env.RATE_LIMIT_LOGIN_PER_IP, 100),
@@ -48,4 +60,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sseConnectionsPerUser: int(env.SSE_CONNECTIONS_PER_USER, 20),
     },
   };
+}
+
+function corsOrigins(value: string | undefined): '*' | readonly string[] {
+  const list = (value ?? '*')
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+  return list.length === 0 || list.includes('*') ? '*' : list;
+}
+
+/** PUBLIC_URL as an origin plus optional path prefix, without a trailing slash; a bad value stops the start. */
+function publicUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('PUBLIC_URL must be an http(s) URL');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }

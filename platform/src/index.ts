@@ -5,6 +5,7 @@ export * from './change-feed.js';
 export * from './config.js';
 export * from './db.js';
 export * from './http/body.js';
+export * from './http/client-address.js';
 export * from './http/errors.js';
 export * from './http/input-guard.js';
 export * from './http/request-context.js';

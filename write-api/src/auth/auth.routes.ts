@@ -14,10 +14,9 @@ import {
   validateRegistration,
 } from '@bugtrail/domain';
 import type { Handled } from '@bugtrail/eventstore';
-import { type AuthEnv, readJson, requireAuth, requireRole } from '@bugtrail/platform';
+import { type AuthEnv, clientAddress, readJson, requireAuth, requireRole } from '@bugtrail/platform';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { clientIp } from '../client-ip.js';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { RateLimits, tooManyAttempts } from './rate-limits.js';
@@ -57,7 +56,7 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     const email = body.email!.trim().toLowerCase();
     const userId = randomUUID();
     if (role === 'admin') {
-      const ip = clientIp(c);
+      const ip = clientAddress(c, deps.config);
       await limits.assertNotBlocked(limits.invitePerIp, ip, tooManyAttempts);
       const valid = await deps.inviteCodes.consume(String(body.adminInviteToken), userId, now());
       if (!valid) {
@@ -116,7 +115,7 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     const password = body.password ?? '';
     if (!isValidEmail(email)) throw ValidationError.field('email', userMessages.emailInvalid);
     if (!password) throw ValidationError.field('password', userMessages.passwordRequired);
-    const ip = clientIp(c);
+    const ip = clientAddress(c, deps.config);
     await limits.assertNotBlocked(limits.loginPerIp, ip, tooManyAttempts);
     await limits.assertNotBlocked(limits.loginPerAccount, email, tooManyAttempts);
     const { rows } = await deps.pool.query<{ user_id: string; password_hash: string }>(

@@ -1,10 +1,9 @@
 import { ValidationError } from '@bugtrail/domain';
-import { HttpError } from '@bugtrail/platform';
+import { clientAddress, HttpError, publicBaseUrl } from '@bugtrail/platform';
 import { fileTypeFromBuffer } from 'file-type';
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { RateLimits } from '../auth/rate-limits.js';
-import { clientIp } from '../client-ip.js';
 import type { WriteApiDeps } from '../deps.js';
 
 export const IMAGE_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -28,18 +27,6 @@ export const uploadMessages = {
   uploaded: 'Image uploaded successfully',
 } as const;
 
-/** The origin clients reach us at (the forwarded one only behind a trusted proxy). */
-function publicOrigin(c: Context): string {
-  const url = new URL(c.req.url);
-  if (process.env.TRUST_PROXY) {
-    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
-    const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
-    if (proto === 'http' || proto === 'https') url.protocol = `${proto}:`;
-    if (host && /^[\w.-]+(:\d+)?$/.test(host)) url.host = host;
-  }
-  return url.origin;
-}
-
 /**
  * POST /api/auth/upload-image: anonymous (signup uploads before the account exists),
  * multipart field `image`. The type comes from the file's magic bytes, never from the
@@ -52,7 +39,7 @@ export function createUploadRoutes(deps: WriteApiDeps) {
   app.post(
     '/upload-image',
     async (c, next) => {
-      await limits.count(limits.uploadsPerIp, clientIp(c), uploadMessages.tooMany);
+      await limits.count(limits.uploadsPerIp, clientAddress(c, deps.config), uploadMessages.tooMany);
       const type = c.req.header('content-type') ?? '';
       if (!/^multipart\/form-data\s*;/i.test(type)) throw new HttpError(415, uploadMessages.notMultipart);
       await next();
@@ -79,7 +66,7 @@ export function createUploadRoutes(deps: WriteApiDeps) {
       const extension = detected ? allowed.get(detected.mime) : undefined;
       if (!detected || !extension) throw new HttpError(415, uploadMessages.wrongType);
       const stored = await deps.blobs.put('profile', bytes, detected.mime, extension);
-      const imageURL = `${publicOrigin(c)}/uploads/${stored.key}`;
+      const imageURL = `${publicBaseUrl(c, deps.config)}/uploads/${stored.key}`;
       return c.json({ message: uploadMessages.uploaded, imageURL, imageUrl: imageURL }, 201);
     },
   );
