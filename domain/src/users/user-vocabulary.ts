@@ -28,6 +28,8 @@ export const userMessages = {
   invalidCredentials: 'Invalid email or password',
   roleNotWritable: 'Role cannot be changed',
   nameTooLong: 'Name cannot exceed 100 characters',
+  currentPasswordRequired: 'Current password is required',
+  currentPasswordIncorrect: 'Current password is incorrect',
 } as const;
 
 /** The basic email pattern the spec's forms use. */

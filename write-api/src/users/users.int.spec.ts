@@ -20,6 +20,8 @@ describe('PUT /api/users/{id}', () => {
     return answer;
   }
   const login = (email: string, password: string) => api.post('/api/auth/login', { email, password });
+  /** What registerUser signs everyone up with: the proof a self-service email or password change needs. */
+  const current = { currentPassword: 'correct horse battery' };
 
   beforeAll(async () => {
     t = await startTestSystem();
@@ -62,7 +64,7 @@ describe('PUT /api/users/{id}', () => {
   it('changes the email: login works with the new one only', async () => {
     const user = await registerUser(t.url, 'tester');
     const newEmail = `renamed.${Date.now()}@example.com`;
-    const answer = await api.put(`/api/users/${user.id}`, { email: newEmail.toUpperCase() }, user.token);
+    const answer = await api.put(`/api/users/${user.id}`, { email: newEmail.toUpperCase(), ...current }, user.token);
     expect(answer.status).toBe(200);
     expect(answer.body.user.email).toBe(newEmail);
     expect((await login(newEmail, 'correct horse battery')).status).toBe(200);
@@ -70,7 +72,9 @@ describe('PUT /api/users/{id}', () => {
   });
 
   it('refuses an email another account uses (400) and changes nothing', async () => {
-    const answer = await refused(400, () => api.put(`/api/users/${tester.id}`, { email: admin.email }, tester.token));
+    const answer = await refused(400, () =>
+      api.put(`/api/users/${tester.id}`, { email: admin.email, ...current }, tester.token),
+    );
     expect(answer.body.details).toEqual([{ field: 'email', message: 'Email is already in use' }]);
     expect((await login(admin.email, 'correct horse battery')).body._id).toBe(admin.id);
   });
@@ -85,14 +89,14 @@ describe('PUT /api/users/{id}', () => {
   it('a failed command leaves the credentials untouched (email rolled back)', async () => {
     const user = await registerUser(t.url, 'tester');
     const newEmail = `rollback.${Date.now()}@example.com`;
-    await refused(400, () => api.put(`/api/users/${user.id}`, { email: newEmail, name: '' }, user.token));
+    await refused(400, () => api.put(`/api/users/${user.id}`, { email: newEmail, name: '', ...current }, user.token));
     expect((await login(newEmail, 'correct horse battery')).status).toBe(401);
     expect((await login(user.email, 'correct horse battery')).status).toBe(200);
   });
 
   it('changes the password: earlier tokens stop working, the answer carries a fresh one, no secret in events', async () => {
     const user = await registerUser(t.url, 'developer');
-    const answer = await api.put(`/api/users/${user.id}`, { password: 'a brand new secret' }, user.token);
+    const answer = await api.put(`/api/users/${user.id}`, { password: 'a brand new secret', ...current }, user.token);
     expect(answer.status).toBe(200);
     expect(typeof answer.body.token).toBe('string');
     expect((await api.get('/api/auth/profile', user.token)).status).toBe(401);
@@ -111,9 +115,13 @@ describe('PUT /api/users/{id}', () => {
   });
 
   it('refuses passwords under 8 or over 128 characters', async () => {
-    const short = await refused(400, () => api.put(`/api/users/${tester.id}`, { password: 'short' }, tester.token));
+    const short = await refused(400, () =>
+      api.put(`/api/users/${tester.id}`, { password: 'short', ...current }, tester.token),
+    );
     expect(short.body.details).toEqual([{ field: 'password', message: 'Password must be at least 8 characters long' }]);
-    await refused(400, () => api.put(`/api/users/${tester.id}`, { password: 'x'.repeat(129) }, tester.token));
+    await refused(400, () =>
+      api.put(`/api/users/${tester.id}`, { password: 'x'.repeat(129), ...current }, tester.token),
+    );
   });
 
   it('the role is not writable: a different one is 400, the same one is fine', async () => {
@@ -135,6 +143,53 @@ describe('PUT /api/users/{id}', () => {
     expect(answer.body.token).toBeUndefined();
     expect((await api.get('/api/auth/profile', user.token)).status).toBe(401);
     expect((await api.get('/api/auth/profile', admin.token)).status).toBe(200);
+  });
+
+  describe("changing one's own password or email needs the current password", () => {
+    it('400 "Current password is required" without it, 403 "Current password is incorrect" when wrong; nothing changes', async () => {
+      const user = await registerUser(t.url, 'tester');
+      const missing = await refused(400, () =>
+        api.put(`/api/users/${user.id}`, { password: 'another secret 1' }, user.token),
+      );
+      expect(missing.body.message).toBe('Current password is required');
+      expect(missing.body.details).toEqual([{ field: 'currentPassword', message: 'Current password is required' }]);
+      const wrong = await refused(403, () =>
+        api.put(
+          `/api/users/${user.id}`,
+          { email: `x.${Date.now()}@example.com`, currentPassword: 'not it at all' },
+          user.token,
+        ),
+      );
+      expect(wrong.body.message).toBe('Current password is incorrect');
+      expect((await login(user.email, 'correct horse battery')).status).toBe(200);
+      expect((await api.get('/api/auth/profile', user.token)).status).toBe(200);
+    });
+
+    it('the same email again or a name change needs none', async () => {
+      const user = await registerUser(t.url, 'developer');
+      const answer = await api.put(`/api/users/${user.id}`, { email: user.email, name: 'Dev Renamed' }, user.token);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    });
+
+    it("an admin changing their own password needs it too; changing someone else's does not", async () => {
+      const other = await registerUser(t.url, 'admin');
+      await refused(400, () => api.put(`/api/users/${other.id}`, { password: 'admin new secret' }, other.token));
+      const byAdmin = await api.put(
+        `/api/users/${other.id}`,
+        { email: `moved.${Date.now()}@example.com` },
+        admin.token,
+      );
+      expect(byAdmin.status, JSON.stringify(byAdmin.body)).toBe(200);
+    });
+
+    it('a password change ends every other session of the user and keeps the one that made it', async () => {
+      const user = await registerUser(t.url, 'tester');
+      const elsewhere = (await login(user.email, 'correct horse battery')).body.token as string;
+      const answer = await api.put(`/api/users/${user.id}`, { password: 'fresh secret 42', ...current }, user.token);
+      expect(answer.status).toBe(200);
+      expect((await api.get('/api/auth/profile', elsewhere)).status).toBe(401);
+      expect((await api.get('/api/auth/profile', answer.body.token)).status).toBe(200);
+    });
   });
 
   describe('permission matrix (self / other)', () => {

@@ -16,7 +16,7 @@ import type { Handled } from '@bugtrail/eventstore';
 import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 
 export const profileMessages = {
@@ -32,6 +32,8 @@ export const profileBody = z.object({
   name: optionalText,
   email: optionalText,
   password: optionalText,
+  /** Needed when callers change their own password or email (api.md "Account safety"). */
+  currentPassword: optionalText,
   role: z.unknown().optional(),
   profileImageURL: z.string().max(2048).nullable().optional(),
   profileImageUrl: z.string().max(2048).nullable().optional(),
@@ -75,16 +77,24 @@ export function createUserRoutes(deps: WriteApiDeps) {
     let handled: Handled<UserState> | null = null;
     try {
       await client.query('begin');
-      const { rows } = await client.query<{ email: string; role: string }>(
-        'select email, role from auth.credentials where user_id = $1 for update',
+      const { rows } = await client.query<{ email: string; role: string; password_hash: string }>(
+        'select email, role, password_hash from auth.credentials where user_id = $1 for update',
         [userId],
       );
       const row = rows[0];
       if (!row) throw new NotFoundError(profileMessages.notFound);
+      const emailChanges = email !== undefined && normaliseEmail(email) !== row.email.toLowerCase();
+      if (actor.id === userId && (passwordHash !== null || emailChanges)) {
+        // A stolen session must not be enough to take the account over.
+        if (!body.currentPassword) throw ValidationError.field('currentPassword', userMessages.currentPasswordRequired);
+        if (!(await verifyPassword(row.password_hash, body.currentPassword))) {
+          throw new ForbiddenError(userMessages.currentPasswordIncorrect);
+        }
+      }
       if (body.role !== undefined && body.role !== null && body.role !== '' && resolveRole(body.role) !== row.role) {
         throw ValidationError.field('role', userMessages.roleNotWritable);
       }
-      if (email !== undefined && normaliseEmail(email) !== row.email.toLowerCase()) {
+      if (emailChanges) {
         try {
           await client.query('update auth.credentials set email = $2 where user_id = $1', [
             userId,
