@@ -76,7 +76,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   });
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
-  return Object.assign(app, { close: () => live.hub.close() });
+  return Object.assign(app, { close: live.close });
 }
 
 export const defaultWebDir = (root: string) => path.join(root, 'web', 'dist');

@@ -19,6 +19,7 @@ export type TokenClaims = { sub: string; role: Role; iat_ms: number; jti: string
  */
 export class TokenService {
   private readonly revokedBefore = new Map<string, number>();
+  private readonly revocationListeners = new Set<(userId: string) => void>();
   private listener: pg.PoolClient | null = null;
   private refreshTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -87,15 +88,37 @@ export class TokenService {
       [userId, at],
     );
     const value = Number(rows[0]?.revoked_before_ms ?? at);
-    this.revokedBefore.set(userId, value);
+    this.markRevoked(userId, value);
     await this.pool.query('select pg_notify($1, $2)', [REVOCATION_CHANNEL, JSON.stringify({ userId, at: value })]);
+  }
+
+  /**
+   * Calls `listener` with the user's id whenever their tokens are revoked, here or on another
+   * replica (live streams end at once instead of at their next heartbeat). Returns the unsubscribe.
+   */
+  onRevoked(listener: (userId: string) => void): () => void {
+    this.revocationListeners.add(listener);
+    return () => this.revocationListeners.delete(listener);
+  }
+
+  private markRevoked(userId: string, at: number): void {
+    const before = this.revokedBefore.get(userId) ?? 0;
+    if (at <= before) return;
+    this.revokedBefore.set(userId, at);
+    for (const listener of this.revocationListeners) {
+      try {
+        listener(userId);
+      } catch (error) {
+        this.logger.warn('token revocation listener failed', { error });
+      }
+    }
   }
 
   private async refresh(): Promise<void> {
     const { rows } = await this.pool.query<{ user_id: string; revoked_before_ms: number }>(
       'select user_id, revoked_before_ms from platform.token_revocations',
     );
-    for (const row of rows) this.revokedBefore.set(row.user_id, Number(row.revoked_before_ms));
+    for (const row of rows) this.markRevoked(row.user_id, Number(row.revoked_before_ms));
   }
 
   private async listen(): Promise<void> {
@@ -104,7 +127,7 @@ export class TokenService {
       client.on('notification', (msg) => {
         if (msg.channel !== REVOCATION_CHANNEL || !msg.payload) return;
         const { userId, at } = JSON.parse(msg.payload) as { userId: string; at: number };
-        this.revokedBefore.set(userId, Math.max(at, this.revokedBefore.get(userId) ?? 0));
+        this.markRevoked(userId, at);
       });
       client.on('error', () => {
         if (this.listener !== client) return;

@@ -353,15 +353,25 @@ export class LiveHub {
     for (const subscriber of this.subscribers) {
       if (subscriber.state !== 'live') continue;
       subscriber.enqueue(HEARTBEAT);
-      const check = subscriber.options.isStillAuthorized;
-      if (check) {
-        void check()
-          .catch(() => false)
-          .then((isAuthorized) => {
-            if (!isAuthorized) subscriber.close('graceful');
-          });
-      }
+      this.checkAuthorized(subscriber);
     }
+  }
+
+  /** Asks each of the user's streams whether it may still listen (after a logout or a password change). */
+  recheck(userId: string): void {
+    for (const subscriber of this.subscribers) {
+      if (subscriber.actor.id === userId) this.checkAuthorized(subscriber);
+    }
+  }
+
+  private checkAuthorized(subscriber: Subscriber): void {
+    const check = subscriber.options.isStillAuthorized;
+    if (!check) return;
+    void check()
+      .catch(() => false)
+      .then((isAuthorized) => {
+        if (!isAuthorized) subscriber.close('graceful');
+      });
   }
 
   /** Ends every stream gracefully (clients reconnect elsewhere) and stops listening. */

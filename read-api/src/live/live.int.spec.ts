@@ -56,6 +56,40 @@ describe('GET /api/events', () => {
     expect(reopened).not.toBeNull();
   });
 
+  describe("a revocation ends the user's streams at once, not at the next 15 s heartbeat", () => {
+    // Each wait below is far shorter than the heartbeat, so only the revocation notice can end the stream.
+    it('logout ends every stream of the user, on this replica and on another one', async () => {
+      const user = await registerUser(t.url, 'tester');
+      const other = await startTestSystem({ databaseUrl: t.databaseUrl });
+      try {
+        const here = await open(user);
+        const there = await SseReader.open(other.url, user.token);
+        readers.push(there);
+        const bystander = await open(await registerUser(t.url, 'tester'));
+        expect((await http(t.url).post('/api/auth/logout', {}, user.token)).status).toBe(200);
+        await Promise.all([here.waitForEnd(5000), there.waitForEnd(5000)]);
+        expect(bystander.isEnded).toBe(false);
+        expect((await http(t.url).get('/api/events', user.token)).status).toBe(401);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('a password change ends the streams opened with older tokens', async () => {
+      const user = await registerUser(t.url, 'developer');
+      const reader = await open(user);
+      const answer = await http(t.url).put(
+        `/api/users/${user.id}`,
+        { password: 'a whole new secret', currentPassword: 'correct horse battery' },
+        user.token,
+      );
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      await reader.waitForEnd(5000);
+      const fresh = await open({ ...user, token: answer.body.token });
+      expect(fresh.isEnded).toBe(false);
+    });
+  });
+
   it('tells a subscriber of a registration: `users` and `user:{id}`, with the position as id', async () => {
     const watcher = await registerUser(t.url, 'developer');
     const reader = await open(watcher);

@@ -64,6 +64,8 @@ function createSseBody(onCancel: () => void): { body: ReadableStream<Uint8Array>
  */
 export function createLiveRoutes(deps: ReadApiDeps, hub = new LiveHub(deps.pool, deps.changeFeed, deps.logger)) {
   const app = new Hono<AuthEnv>();
+  // Logout, a password change, a deactivation: the user's streams end within the notice's round trip.
+  const stopWatching = deps.tokens.onRevoked((userId) => hub.recheck(userId));
 
   app.get('/', requireAuth(deps.tokens), async (c) => {
     const actor = c.var.actor;
@@ -96,5 +98,9 @@ export function createLiveRoutes(deps: ReadApiDeps, hub = new LiveHub(deps.pool,
     });
   });
 
-  return { app, hub };
+  const close = () => {
+    stopWatching();
+    hub.close();
+  };
+  return { app, hub, close };
 }
