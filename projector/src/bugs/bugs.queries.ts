@@ -20,6 +20,11 @@ export type ListQuery = Readonly<{
   scope: BugScope;
   status?: BugStatus | undefined;
   q?: string | undefined;
+  /**
+   * Set to a tester's id when the list shows them others' bugs as rows only: `q` then matches
+   * descriptions only of the bugs they reported, so a search cannot read others' descriptions.
+   */
+  descriptionsOf?: string | undefined;
   limit?: number | undefined;
   cursor?: ListCursor | undefined;
 }>;
@@ -88,7 +93,18 @@ export async function listBugs(
       const conditions = [eb.not(eb.ref('deleted')), scopeWhere(eb, query.scope)];
       if (query.status) conditions.push(eb('status', '=', query.status));
       const q = query.q?.trim();
-      if (q) conditions.push(eb('search', '@@', sql<string>`websearch_to_tsquery('english', ${q})`));
+      if (q) {
+        const tsquery = sql<string>`websearch_to_tsquery('english', ${q})`;
+        conditions.push(eb('search', '@@', tsquery));
+        if (query.descriptionsOf !== undefined) {
+          conditions.push(
+            eb.or([
+              eb('reporter_id', '=', query.descriptionsOf),
+              eb(sql`to_tsvector('english', coalesce(dto->>'title', ''))`, '@@', tsquery),
+            ]),
+          );
+        }
+      }
       if (query.cursor) conditions.push(keysetAfter(eb, '<', query.cursor));
       return eb.and(conditions);
     })

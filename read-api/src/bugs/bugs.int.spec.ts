@@ -3,7 +3,7 @@ import { http, registerUser, type TestUser } from '@bugtrail/testing';
 import { appendAndSettle, startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { event, reportBug, statusChanged } from '../../../cli/src/demo/bug-events.js';
-import { bugDtoSchema, bugListSchema, dashboardSchema, historySchema } from './bugs.schemas.js';
+import { allViewableSchema, bugDtoSchema, bugListSchema, dashboardSchema, historySchema } from './bugs.schemas.js';
 
 /**
  * The bug reads over real HTTP on real PostgreSQL. Users register through write-api;
@@ -213,6 +213,54 @@ describe('bug reads: lists, detail, dashboards, history', () => {
       const a = await api.get('/api/bugs/all-viewable?limit=3', admin.token);
       expect(ids_(a.body.bugs)).toEqual([ids.b5, ids.b3, ids.b2]);
       expect(a.body.nextCursor).toEqual(expect.any(String));
+    });
+
+    it("all-viewable gives a tester others' bugs as list rows only; their own in full", async () => {
+      const answer = await api.get('/api/bugs/all-viewable', tester2.token);
+      allViewableSchema.parse(answer.body);
+      const others = answer.body.bugs.filter((b: { _id: string }) => b._id !== ids.b3);
+      expect(others.length).toBe(3);
+      for (const row of others) {
+        expect(Object.keys(row).sort()).toEqual(
+          [
+            '_id',
+            'title',
+            'status',
+            'priority',
+            'severity',
+            'module',
+            'createdAt',
+            'dueDate',
+            'createdBy',
+            'assignedTo',
+          ].sort(),
+        );
+        for (const user of [row.createdBy, ...row.assignedTo])
+          expect(Object.keys(user).sort()).toEqual(['_id', 'name']);
+      }
+      const crash = others.find((b: { _id: string }) => b._id === ids.b1);
+      expect(crash).toMatchObject({
+        title: 'Login button crashes the app',
+        createdBy: { _id: tester1.id, name: 'Tess One' },
+      });
+      const own = answer.body.bugs.find((b: { _id: string }) => b._id === ids.b3);
+      expect(own.description).toBe('The footer says Bugtrial instead of Bugtrail');
+      // The reporter and the admin still get the full bug in the same list.
+      const full = await api.get('/api/bugs/all-viewable', tester1.token);
+      expect(full.body.bugs.find((b: { _id: string }) => b._id === ids.b1).attachments).toEqual([
+        'https://example.com/crash.png',
+      ]);
+      const byAdmin = await api.get('/api/bugs/all-viewable', admin.token);
+      expect(byAdmin.body.bugs.every((b: { description?: string }) => typeof b.description === 'string')).toBe(true);
+    });
+
+    it("a tester's search cannot read others' descriptions: it matches their titles only", async () => {
+      const search = (q: string, user: TestUser) =>
+        api.get(`/api/bugs/all-viewable?q=${encodeURIComponent(q)}`, user.token).then((a) => ids_(a.body.bugs));
+      expect(await search('ten seconds', tester2)).toEqual([]);
+      expect(await search('ten seconds', tester1)).toEqual([ids.b2]);
+      expect(await search('profile slow', tester2)).toEqual([ids.b2]);
+      expect(await search('Bugtrial', tester2)).toEqual([ids.b3]);
     });
 
     it('assigned: a bare array of the caller’s assigned bugs; testers 403', async () => {

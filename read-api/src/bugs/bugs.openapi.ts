@@ -10,6 +10,7 @@ import {
 } from '@bugtrail/platform';
 import { z } from 'zod';
 import {
+  allViewableSchema,
   bugAtSchema,
   bugListSchema,
   dashboardSchema,
@@ -56,10 +57,12 @@ export const bugReadOperations: RouteSpec[] = [
     method: 'get',
     path: '/all-viewable',
     summary: 'Every bug the caller may list (tester: all bugs; developer: assigned; admin: all)',
+    description:
+      'A tester gets the bugs others reported as list rows only (no description, checklist or attachments; `q` matches their titles), their own in full.',
     tags,
     query: listQuery,
     responses: {
-      200: { description: 'bugs and statusSummary', schema: bugListSchema, headers: nextCursorHeader },
+      200: { description: 'bugs and statusSummary', schema: allViewableSchema, headers: nextCursorHeader },
       400: invalidAnswer,
     },
   },

@@ -1,5 +1,6 @@
 import {
   type Actor,
+  type BugDto,
   type BugState,
   bugMessages,
   bugPermissions,
@@ -26,7 +27,7 @@ import { type Context, Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
 import { historyQuery, listQuery } from './bugs.schemas.js';
 import { bugAt, bugHistory } from './history.js';
-import { dashboardAnswer, statusSummary } from './shapes.js';
+import { dashboardAnswer, statusSummary, toListRow } from './shapes.js';
 
 export const LIST_LIMIT_MAX = 100;
 
@@ -68,11 +69,18 @@ export function createBugsRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps.tokens));
 
-  const withSummary = async (c: Context<AuthEnv>, listScope: BugScope, summaryScope: BugScope) => {
-    const options = listOptions(c);
+  const withSummary = async (
+    c: Context<AuthEnv>,
+    listScope: BugScope,
+    summaryScope: BugScope,
+    rowsOnlyUnlessReportedBy?: string,
+  ) => {
+    const options: ListOptions = { ...listOptions(c), descriptionsOf: rowsOnlyUnlessReportedBy };
     const [page, counts] = await Promise.all([list(c, deps, listScope, options), countBugs(deps.db, summaryScope)]);
+    const mine = (bug: BugDto) =>
+      rowsOnlyUnlessReportedBy === undefined || bug.createdBy._id === rowsOnlyUnlessReportedBy;
     return c.json({
-      bugs: page.bugs,
+      bugs: page.bugs.map((bug) => (mine(bug) ? bug : toListRow(bug))),
       statusSummary: statusSummary(counts),
       ...(options.limit !== undefined ? { nextCursor: page.nextCursor } : {}),
     });
@@ -82,8 +90,9 @@ export function createBugsRoutes(deps: ReadApiDeps) {
 
   // A tester's all-bugs table lists every bug (rows only: the detail stays theirs).
   app.get('/all-viewable', (c) => {
-    const scope: BugScope = c.var.actor.role === 'developer' ? roleScope(c.var.actor) : { kind: 'all' };
-    return withSummary(c, scope, scope);
+    const actor = c.var.actor;
+    const scope: BugScope = actor.role === 'developer' ? roleScope(actor) : { kind: 'all' };
+    return withSummary(c, scope, scope, actor.role === 'tester' ? actor.id : undefined);
   });
 
   app.get('/assigned', requireRole('developer', 'admin'), async (c) => {

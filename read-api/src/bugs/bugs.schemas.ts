@@ -58,6 +58,28 @@ export const statusSummarySchema = z.object({
   resolvedBugs: z.number().int(),
 });
 
+export const bugListRowSchema = bugDtoSchema
+  .pick({
+    _id: true,
+    title: true,
+    status: true,
+    priority: true,
+    severity: true,
+    module: true,
+    createdAt: true,
+    dueDate: true,
+  })
+  .extend({ createdBy: userRefSchema, assignedTo: z.array(userRefSchema) })
+  .strict()
+  .describe("A bug someone else reported, as a tester's list shows it: no description, checklist or attachments");
+
+/** all-viewable: a tester gets others' bugs as rows, their own in full. */
+export const allViewableSchema = z.object({
+  bugs: z.array(z.union([bugDtoSchema, bugListRowSchema])),
+  statusSummary: statusSummarySchema,
+  nextCursor: z.string().nullable().optional().describe('Present when `limit` was given; null on the last page'),
+});
+
 export const bugListSchema = z.object({
   bugs: z.array(bugDtoSchema),
   statusSummary: statusSummarySchema,

@@ -1,7 +1,7 @@
 import type { BugDto, Role } from '@bugtrail/domain';
 import type { BugCounts } from '@bugtrail/projector';
 import type { z } from 'zod';
-import type { dashboardSchema, statusSummarySchema } from './bugs.schemas.js';
+import type { bugListRowSchema, dashboardSchema, statusSummarySchema } from './bugs.schemas.js';
 
 /** Every spelling clients read (api.md): Open is also Pending, Closed also Resolved. */
 export function statusSummary(counts: BugCounts): z.infer<typeof statusSummarySchema> {
@@ -50,5 +50,24 @@ export function dashboardAnswer(role: Role, counts: BugCounts, recentBugs: BugDt
       bugPriorityLevels: { High: counts.priority.High, Medium: counts.priority.Medium, Low: counts.priority.Low },
     },
     recentBugs,
+  };
+}
+
+/**
+ * A bug someone else reported, as a tester's all-bugs list shows it (api.md "What testers see
+ * of others' bugs"): no description, checklist or attachments (absent, not empty), names only.
+ */
+export function toListRow(bug: BugDto): z.infer<typeof bugListRowSchema> {
+  return {
+    _id: bug._id,
+    title: bug.title,
+    status: bug.status,
+    priority: bug.priority,
+    severity: bug.severity,
+    module: bug.module,
+    createdAt: bug.createdAt,
+    dueDate: bug.dueDate,
+    createdBy: { _id: bug.createdBy._id, name: bug.createdBy.name },
+    assignedTo: bug.assignedTo.map((user) => ({ _id: user._id, name: user.name })),
   };
 }
