@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { isPosition } from '@bugtrail/eventstore';
-import { createErrorHandler, HttpError, rejectInvalidCharacters, requestContext } from '@bugtrail/platform';
+import {
+  bearerToken,
+  createErrorHandler,
+  HttpError,
+  rejectInvalidCharacters,
+  requestContext,
+  type TokenService,
+} from '@bugtrail/platform';
 import { Hono } from 'hono';
 import { createBugsRoutes } from './bugs/bugs.routes.js';
 import { createChatsRoutes, createChatUsersRoutes } from './chats/chats.routes.js';
@@ -27,10 +34,11 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.use('*', requestContext(deps.logger));
   app.use('*', rejectInvalidCharacters());
 
-  // Read-your-writes for clients that carry a position from a command's answer.
+  // Read-your-writes for clients that carry a position from a command's answer. Only a
+  // signed-in caller may make a request wait (else anyone could hold connections open).
   app.use('*', async (c, next) => {
     const min = c.req.header('x-min-position');
-    if (min) {
+    if (min && (await isSignedIn(deps.tokens, c.req.header('authorization')))) {
       if (!isPosition(min)) throw new HttpError(400, 'X-Min-Position must be a position token');
       const caughtUp = await deps.changeFeed.waitFor(min, deps.config.readYourWritesTimeoutMs);
       if (!caughtUp) c.header('X-Read-Model-Lag', '1');
@@ -77,6 +85,16 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
   return Object.assign(app, { close: live.close });
+}
+
+async function isSignedIn(tokens: TokenService, authorization: string | undefined): Promise<boolean> {
+  const token = bearerToken(authorization);
+  return token
+    ? tokens.verify(token).then(
+        () => true,
+        () => false,
+      )
+    : false;
 }
 
 export const defaultWebDir = (root: string) => path.join(root, 'web', 'dist');
