@@ -26,7 +26,6 @@ export const bugLimitMessages = {
   dueDateInvalid: 'Due date must be a valid date',
   checklistItemTooLong: `Checklist items cannot exceed ${bugLimits.checklistItemMax} characters`,
   tooManyChecklistItems: `A checklist cannot have more than ${bugLimits.checklistItems} items`,
-  attachmentTooLong: `Attachment links cannot exceed ${bugLimits.attachmentMax} characters`,
   attachmentScheme: 'Attachment must be an http or https URL',
   tooManyAttachments: `A bug cannot have more than ${bugLimits.attachments} attachment links`,
   tooManyAssignees: `A bug cannot have more than ${bugLimits.assignees} assigned developers`,
@@ -169,9 +168,8 @@ export function validateAttachmentLinks(links: readonly string[]): FieldIssue[] 
     issues.push({ field: 'attachments', message: bugLimitMessages.tooManyAttachments });
   }
   clean.forEach((link, index) => {
-    if (link.length > bugLimits.attachmentMax) {
-      issues.push({ field: `attachments.${index}`, message: bugLimitMessages.attachmentTooLong });
-    } else if (!isAttachmentUrl(link)) {
+    // api.md: one answer for every link that is not an http(s) URL of at most 2,048 characters.
+    if (link.length > bugLimits.attachmentMax || !isAttachmentUrl(link)) {
       issues.push({ field: `attachments.${index}`, message: bugLimitMessages.attachmentScheme });
     }
   });

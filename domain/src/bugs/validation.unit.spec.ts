@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bugLimitMessages,
   cleanEntries,
   isAttachmentUrl,
   isDueDateAcceptable,
@@ -148,7 +147,7 @@ describe('entries, dates and links', () => {
       { field: 'attachments.2', message: 'Attachment must be an http or https URL' },
     ]);
     expect(validateAttachmentLinks([`https://x.test/${'a'.repeat(2048)}`])).toEqual([
-      { field: 'attachments.0', message: bugLimitMessages.attachmentTooLong },
+      { field: 'attachments.0', message: 'Attachment must be an http or https URL' },
     ]);
   });
 });
