@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export type StoredBlob = Readonly<{
@@ -17,6 +17,8 @@ export type StoredBlob = Readonly<{
 export interface BlobStore {
   put(area: string, bytes: Uint8Array, mimetype: string, extension: string): Promise<StoredBlob>;
   remove(key: string): Promise<void>;
+  /** Is there a stored file under this key? */
+  exists(key: string): Promise<boolean>;
 }
 
 export class FolderBlobStore implements BlobStore {
@@ -34,6 +36,15 @@ export class FolderBlobStore implements BlobStore {
     await writeFile(temp, bytes);
     await rename(temp, file);
     return { key, size: bytes.byteLength, mimetype };
+  }
+
+  async exists(key: string): Promise<boolean> {
+    const file = path.resolve(this.root, key);
+    if (!file.startsWith(this.root + path.sep)) return false;
+    return stat(file).then(
+      (info) => info.isFile(),
+      () => false,
+    );
   }
 
   async remove(key: string): Promise<void> {

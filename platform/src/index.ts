@@ -9,6 +9,7 @@ export * from './http/client-address.js';
 export * from './http/errors.js';
 export * from './http/input-guard.js';
 export * from './http/request-context.js';
+export * from './http/upload-links.js';
 export * from './http/server.js';
 export * from './logger.js';
 export * from './migrations.js';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { isPosition } from '@bugtrail/eventstore';
 import {
+  absoluteProfileImages,
   bearerToken,
   createErrorHandler,
   HttpError,
@@ -33,6 +34,8 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.onError(createErrorHandler(deps.logger));
   app.use('*', requestContext(deps.logger));
   app.use('*', rejectInvalidCharacters());
+  // Profile images are stored as paths and answered as links from PUBLIC_URL (or this request's origin).
+  app.use('*', absoluteProfileImages(deps.config));
 
   // Read-your-writes for clients that carry a position from a command's answer. Only a
   // signed-in caller may make a request wait (else anyone could hold connections open).

@@ -1,4 +1,10 @@
-import { createErrorHandler, notFoundJson, rejectInvalidCharacters, requestContext } from '@bugtrail/platform';
+import {
+  absoluteProfileImages,
+  createErrorHandler,
+  notFoundJson,
+  rejectInvalidCharacters,
+  requestContext,
+} from '@bugtrail/platform';
 import { Hono } from 'hono';
 import { createAuthRoutes } from './auth/auth.routes.js';
 import { createBugRoutes } from './bugs/bugs.routes.js';
@@ -14,6 +20,8 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   // One correlation id per request, on every event and log line it causes.
   app.use('*', requestContext(deps.logger));
   app.use('*', rejectInvalidCharacters());
+  // Profile images are stored as paths and answered as links from PUBLIC_URL (or this request's origin).
+  app.use('*', absoluteProfileImages(deps.config));
   app.notFound(notFoundJson);
   app.route('/api/auth', createAuthRoutes(deps));
   app.route('/api/auth', createUploadRoutes(deps));

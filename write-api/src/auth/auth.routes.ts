@@ -18,6 +18,7 @@ import { type AuthEnv, clientAddress, readJson, requireAuth, requireRole } from 
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
+import { storedProfileImage } from '../uploads/profile-image.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { RateLimits, tooManyAttempts } from './rate-limits.js';
 
@@ -54,6 +55,8 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     const role = resolveRole(body.role);
     if (role === 'invalid') throw ValidationError.field('role', 'Role must be one of admin, tester, developer');
     const email = body.email!.trim().toLowerCase();
+    const profileImageURL =
+      (await storedProfileImage(body.profileImageURL ?? body.profileImageUrl, deps.blobs)) ?? null;
     const userId = randomUUID();
     if (role === 'admin') {
       const ip = clientAddress(c, deps.config);
@@ -67,7 +70,6 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     // A signup refused after this point created nothing: a minted code it used is given back.
     const releaseCode = () => (role === 'admin' ? deps.inviteCodes.release(userId).catch(() => {}) : undefined);
     const passwordHash = await hashPassword(body.password!);
-    const profileImageURL = body.profileImageURL ?? body.profileImageUrl ?? null;
     try {
       await deps.pool.query(
         `insert into auth.credentials (user_id, email, password_hash, role, name, profile_image_url)

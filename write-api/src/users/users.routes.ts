@@ -18,6 +18,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
+import { storedProfileImage } from '../uploads/profile-image.js';
 
 export const profileMessages = {
   updated: 'Profile updated successfully',
@@ -70,7 +71,10 @@ export function createUserRoutes(deps: WriteApiDeps) {
     }
     const email = body.email == null ? undefined : body.email;
     if (email !== undefined && !isValidEmail(email)) throw ValidationError.field('email', userMessages.emailInvalid);
-    const image = body.profileImageURL !== undefined ? body.profileImageURL : body.profileImageUrl;
+    const image = await storedProfileImage(
+      body.profileImageURL !== undefined ? body.profileImageURL : body.profileImageUrl,
+      deps.blobs,
+    );
     const passwordHash = password === null ? null : await hashPassword(password);
 
     const client = await deps.pool.connect();
