@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 import { storedProfileImage } from '../uploads/profile-image.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
-import { RateLimits, tooManyAttempts } from './rate-limits.js';
+import { RateLimits } from './rate-limits.js';
 
 const optionalText = z.string().max(10_000).optional().nullable();
 
@@ -44,7 +44,7 @@ export function authAnswer(token: string, user: RegisteredUser) {
 }
 
 export function createAuthRoutes(deps: WriteApiDeps) {
-  const limits = new RateLimits(deps.config.rateLimits);
+  const limits = new RateLimits(deps.pool, deps.config.rateLimits);
   const now = () => deps.now?.() ?? new Date();
   const app = new Hono<AuthEnv>();
 
@@ -59,13 +59,11 @@ export function createAuthRoutes(deps: WriteApiDeps) {
       (await storedProfileImage(body.profileImageURL ?? body.profileImageUrl, deps.blobs)) ?? null;
     const userId = randomUUID();
     if (role === 'admin') {
-      const ip = clientAddress(c, deps.config);
-      await limits.assertNotBlocked(limits.invitePerIp, ip, tooManyAttempts);
+      // Reserved before the check: parallel guesses cannot outrun the limit.
+      const attempt = await limits.reserveInviteCode(clientAddress(c, deps.config));
       const valid = await deps.inviteCodes.consume(String(body.adminInviteToken), userId, now());
-      if (!valid) {
-        await limits.count(limits.invitePerIp, ip, tooManyAttempts);
-        throw new ForbiddenError(userMessages.inviteInvalid);
-      }
+      if (!valid) throw new ForbiddenError(userMessages.inviteInvalid);
+      await attempt.succeeded();
     }
     // A signup refused after this point created nothing: a minted code it used is given back.
     const releaseCode = () => (role === 'admin' ? deps.inviteCodes.release(userId).catch(() => {}) : undefined);
@@ -117,21 +115,16 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     const password = body.password ?? '';
     if (!isValidEmail(email)) throw ValidationError.field('email', userMessages.emailInvalid);
     if (!password) throw ValidationError.field('password', userMessages.passwordRequired);
-    const ip = clientAddress(c, deps.config);
-    await limits.assertNotBlocked(limits.loginPerIp, ip, tooManyAttempts);
-    await limits.assertNotBlocked(limits.loginPerAccount, email, tooManyAttempts);
+    // Reserved before the check: parallel guesses cannot outrun the limit.
+    const attempt = await limits.reserveLogin(clientAddress(c, deps.config), email);
     const { rows } = await deps.pool.query<{ user_id: string; password_hash: string }>(
       'select user_id, password_hash from auth.credentials where lower(email) = $1',
       [email],
     );
     const row = rows[0];
     const ok = await verifyPassword(row?.password_hash ?? (await dummyPasswordHash()), password);
-    if (!row || !ok) {
-      await limits.count(limits.loginPerIp, ip, tooManyAttempts);
-      await limits.count(limits.loginPerAccount, email, tooManyAttempts);
-      throw new UnauthorizedError(userMessages.invalidCredentials);
-    }
-    await limits.loginPerAccount.delete(email);
+    if (!row || !ok) throw new UnauthorizedError(userMessages.invalidCredentials);
+    await attempt.succeeded();
     const user = await loadUser(deps, row.user_id);
     return c.json(authAnswer(await deps.tokens.issue(user), user), 200);
   });

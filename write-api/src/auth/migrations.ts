@@ -33,4 +33,17 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`alter table auth.credentials add column name text, add column profile_image_url text`.execute(db);
     },
   },
+  '0302_rate_limits': {
+    async up(db: Kysely<unknown>) {
+      // One fixed-window counter per (bucket, key), shared by every replica (RateLimits).
+      await sql`create table auth.rate_limits (
+        bucket text not null,
+        key text not null,
+        count integer not null,
+        window_start timestamptz not null,
+        primary key (bucket, key)
+      )`.execute(db);
+      await sql`create index rate_limits_window_start on auth.rate_limits (window_start)`.execute(db);
+    },
+  },
 };

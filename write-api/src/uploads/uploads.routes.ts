@@ -33,13 +33,13 @@ export const uploadMessages = {
  * client; the name is the server's; 30 uploads per IP per window.
  */
 export function createUploadRoutes(deps: WriteApiDeps) {
-  const limits = new RateLimits(deps.config.rateLimits);
+  const limits = new RateLimits(deps.pool, deps.config.rateLimits);
   const app = new Hono();
 
   app.post(
     '/upload-image',
     async (c, next) => {
-      await limits.count(limits.uploadsPerIp, clientAddress(c, deps.config), uploadMessages.tooMany);
+      await limits.countUpload(clientAddress(c, deps.config), uploadMessages.tooMany);
       const type = c.req.header('content-type') ?? '';
       if (!/^multipart\/form-data\s*;/i.test(type)) throw new HttpError(415, uploadMessages.notMultipart);
       await next();
