@@ -10,6 +10,7 @@ import { createAuthRoutes } from './auth/auth.routes.js';
 import { createBugRoutes } from './bugs/bugs.routes.js';
 import { createChatRoutes } from './chats/chats.routes.js';
 import type { WriteApiDeps } from './deps.js';
+import { idempotency } from './idempotency.js';
 import { createUploadRoutes } from './uploads/uploads.routes.js';
 import { createUserRoutes } from './users/users.routes.js';
 
@@ -22,6 +23,9 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.use('*', rejectInvalidCharacters());
   // Profile images are stored as paths and answered as links from PUBLIC_URL (or this request's origin).
   app.use('*', absoluteProfileImages(deps.config));
+  // Idempotency-Key: the same request again gets the first answer. Inside the link rewrite,
+  // so a replay's profile image links are this request's.
+  app.use('*', idempotency(deps));
   app.notFound(notFoundJson);
   app.route('/api/auth', createAuthRoutes(deps));
   app.route('/api/auth', createUploadRoutes(deps));

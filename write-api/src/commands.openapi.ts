@@ -8,10 +8,17 @@ export const positionHeaders = {
   'X-Read-Model-Lag': 'Present (1) when the read models had not caught up within the wait',
 };
 
-/** `Idempotency-Key`, read by `commandContext` for every command. */
+/** `Idempotency-Key`: the write-api middleware (idempotency.ts), then `commandContext` for every command. */
 export const idempotencyHeader = z.object({
   'Idempotency-Key': z
     .string()
+    .max(200)
     .optional()
-    .describe('A retried request with the same key appends nothing new and answers as the first did'),
+    .describe(
+      'At most 200 characters, per caller, kept 24 h. The same request again (method, path, body) appends ' +
+        'nothing and gets the first answer (status and body) with `Idempotent-Replayed: true`, after waiting ' +
+        'briefly if the first is still running (409 if it still is). The same key for a different method, path ' +
+        'or body: 422 "Idempotency-Key was already used for a different request". Answers 400, 401, 408, 409, ' +
+        '413, 415, 429 and 5xx are not kept: a retry runs again.',
+    ),
 });

@@ -46,4 +46,23 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`create index rate_limits_window_start on auth.rate_limits (window_start)`.execute(db);
     },
   },
+  '0304_idempotency': {
+    async up(db: Kysely<unknown>) {
+      // Idempotency-Key records (idempotency.ts): one per (caller, key), kept 24 h.
+      await sql`create schema if not exists write_api`.execute(db);
+      await sql`create table write_api.idempotency_keys (
+        scope text not null,
+        key text not null,
+        fingerprint text not null,
+        claim uuid not null,
+        created_at timestamptz not null default now(),
+        claimed_at timestamptz not null default now(),
+        status smallint,
+        headers jsonb,
+        body bytea,
+        primary key (scope, key)
+      )`.execute(db);
+      await sql`create index idempotency_keys_created_at on write_api.idempotency_keys (created_at)`.execute(db);
+    },
+  },
 };
