@@ -19,6 +19,7 @@ import { readApiOperations } from './operations.js';
 import { createReportsRoutes } from './reports/reports.routes.js';
 import { resolveFile, sendFile } from './static.js';
 import { createSystemRoutes } from './system/system.routes.js';
+import { createUploadsRoutes } from './uploads/uploads.routes.js';
 import { createProfileRoutes, createUsersRoutes } from './users/users.routes.js';
 
 const API_PREFIXES = ['/api/', '/chats', '/users', '/uploads/'];
@@ -61,15 +62,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   for (const base of ['/api/chats', '/chats']) app.route(base, createChatsRoutes(deps));
   app.route('/users', createChatUsersRoutes(deps));
 
-  app.get('/uploads/*', async (c) => {
-    const file = await resolveFile(deps.uploadsDir, c.req.path.slice('/uploads/'.length));
-    if (!file) return c.json({ message: 'File not found' }, 404);
-    // Only images a browser renders harmlessly open inline; anything else is a download.
-    const isSafeImage = /\.(png|jpe?g|gif|webp)$/i.test(file);
-    return sendFile(c, file, {
-      'Cache-Control': 'private, max-age=31536000, immutable',
-      ...(isSafeImage ? {} : { 'Content-Disposition': 'attachment' }),
-    });
+  app.route('/uploads', createUploadsRoutes(deps));
   });
 
   app.get('*', async (c) => {

@@ -6,6 +6,7 @@ import { liveOperations } from './live/live.openapi.js';
 import { openApiOperations } from './openapi/openapi.openapi.js';
 import { reportOperations } from './reports/reports.openapi.js';
 import { systemOperations } from './system/system.openapi.js';
+import { uploadOperations } from './uploads/uploads.openapi.js';
 import { profileOperations, usersOperations } from './users/users.openapi.js';
 
 /** Every GET read-api serves, mounted where app.ts mounts each router. */
@@ -34,4 +35,5 @@ export const readApiOperations: readonly RouteSpec[] = [
   // The spec's chat-server paths: the same routers, the same declarations.
   ...mountOperations('/chats', chatReadOperations, { operationIdPrefix: 'chatServer' }),
   ...mountOperations('/users', chatUsersOperations, { operationIdPrefix: 'chatServer' }),
+  ...mountOperations('/uploads', uploadOperations),
 ].map(withMinPosition);

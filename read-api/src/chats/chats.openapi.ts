@@ -37,6 +37,11 @@ export const chatReadOperations: RouteSpec[] = [
     method: 'get',
     path: '/{id}/messages',
     summary: 'A page of messages (50; page 1 the newest; oldest first inside a page)',
+    description:
+      "Each message's `attachments[].path` is a link signed for this answer, " +
+      '`/uploads/chat/<yyyy>/<mm>/<file>?exp=<unix seconds>&sig=<signature>`: valid 24 hours, fetched without ' +
+      'Authorization (GET /uploads/chat/{year}/{month}/{file}); unsigned, expired or altered it answers 404. ' +
+      'A deleted message has no attachments.',
     tags,
     params: chatIdParam,
     query: pageQuery,

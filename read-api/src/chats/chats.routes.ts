@@ -1,5 +1,5 @@
 import { chatMessages, NotFoundError } from '@bugtrail/domain';
-import { type AuthEnv, readQuery, requireAuth } from '@bugtrail/platform';
+import { type AuthEnv, createUploadLinks, readQuery, requireAuth } from '@bugtrail/platform';
 import { findChatFor, listChatsFor, listChatUsers, listMessages } from '@bugtrail/projector';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -16,6 +16,7 @@ export const pageQuery = z.object({
 
 /** GET /chats, /chats/{id}, /chats/{id}/messages (also under /api/chats). */
 export function createChatsRoutes(deps: ReadApiDeps) {
+  const links = createUploadLinks({ secret: deps.config.uploadsSigningSecret, pool: deps.pool });
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps.tokens));
 
@@ -32,7 +33,12 @@ export function createChatsRoutes(deps: ReadApiDeps) {
     const id = c.req.param('id');
     // A private or team chat does not exist for non-members, and neither do its messages.
     if (!(await findChatFor(deps.db, id, c.var.actor.id))) throw new NotFoundError(chatMessages.notFound);
-    return c.json(await listMessages(deps.db, id, page));
+    const answer = await listMessages(deps.db, id, page);
+    // The read model keeps each file's unsigned path; whoever may read the messages gets fresh links.
+    const messages = await Promise.all(
+      answer.messages.map(async (m) => ({ ...m, attachments: await links.signAttachments(m.attachments) })),
+    );
+    return c.json({ ...answer, messages });
   });
 
   return app;

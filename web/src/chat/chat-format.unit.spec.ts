@@ -132,6 +132,9 @@ describe('attachments', () => {
   });
   it('only links server paths under /uploads/', () => {
     expect(safeAttachmentPath({ path: '/uploads/chat/abc.png' })).toBe('/uploads/chat/abc.png');
+    // Chat files come as signed links: the path is used as given, query and all.
+    const signed = '/uploads/chat/2026/11/abc.png?exp=1800000000&sig=Zm9v_bar-Baz';
+    expect(safeAttachmentPath({ path: signed })).toBe(signed);
     expect(safeAttachmentPath({ path: 'javascript:alert(1)' })).toBeNull();
     expect(safeAttachmentPath({ path: 'https://evil.example/x.png' })).toBeNull();
     expect(safeAttachmentPath({ path: '/uploads/../etc/passwd' })).toBeNull();

@@ -11,6 +11,7 @@ import {
   type TimelineState,
   unreadCountFor,
 } from '@bugtrail/domain';
+import type { UploadLinks } from '@bugtrail/platform';
 import type { Accounts } from '../auth/accounts.js';
 
 /**
@@ -78,8 +79,10 @@ export async function chatAnswer(
   };
 }
 
+/** The message; its attachments carry links signed now, for whoever this answer is for (a member). */
 export async function messageAnswer(
   accounts: Accounts,
+  links: UploadLinks,
   chatId: string,
   message: TimelineMessage,
   timeline: TimelineState,
@@ -92,7 +95,7 @@ export async function messageAnswer(
     chat: chatId,
     sender: sender(message),
     content: textOf(message),
-    attachments: message.isDeleted ? [] : [...message.attachments],
+    attachments: message.isDeleted ? [] : await links.signAttachments(message.attachments),
     mentions: [...message.mentions],
     replyTo: replied
       ? {

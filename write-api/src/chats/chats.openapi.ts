@@ -18,6 +18,11 @@ import { chatBody, messageBody } from './chats.routes.js';
  */
 
 const tags = ['chats'];
+/** What a message's attachment links are (api.md "Chat attachments"); read-api serves them. */
+const attachmentLinks =
+  "Each of the message's `attachments[].path` is a link signed for this answer, " +
+  '`/uploads/chat/<yyyy>/<mm>/<file>?exp=<unix seconds>&sig=<signature>`: valid 24 hours, fetched without ' +
+  'Authorization; unsigned, expired or altered it answers 404.';
 const chatIdParam = z.object({ id: z.string().describe('The chat id') });
 const chatFields = {
   type: chatTypeSchema.optional().describe('Defaults to private; never changes'),
@@ -55,6 +60,7 @@ export const chatOperations: RouteSpec[] = [
     method: 'delete',
     path: '/{id}',
     summary: 'Delete a chat (chat admins)',
+    description: "The chat's messages go with it, and so do their attachments' files.",
     tags,
     params: chatIdParam,
     headers: idempotencyHeader,
@@ -102,7 +108,8 @@ export const chatOperations: RouteSpec[] = [
     summary: 'Send a message (JSON, or multipart with up to 5 `attachments` files of at most 20 MB)',
     description:
       'As multipart/form-data: `content`, `mentions` (repeated, comma-separated or a JSON array), `replyTo` and ' +
-      'up to 5 `attachments` files. An AI reply arrives later as its own message.',
+      'up to 5 `attachments` files. An AI reply arrives later as its own message. ' +
+      attachmentLinks,
     tags,
     params: chatIdParam,
     headers: idempotencyHeader,
@@ -122,6 +129,7 @@ export const chatOperations: RouteSpec[] = [
     method: 'delete',
     path: '/{id}/messages/{messageId}',
     summary: 'Delete a message (its sender or a chat admin)',
+    description: "The message's attachment files are deleted too; their links answer 404 from then on.",
     tags,
     params: chatIdParam.extend({ messageId: z.string() }),
     headers: idempotencyHeader,

@@ -13,10 +13,11 @@ import {
   ValidationError,
 } from '@bugtrail/domain';
 import { type CommandContext, deriveEventId, type HandleOptions } from '@bugtrail/eventstore';
-import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
+import { type AuthEnv, createUploadLinks, readJson, requireAuth } from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
+import { attachmentFiles } from './attachment-files.js';
 import { checkAttachments, isMultipart, readMultipart } from './attachments.js';
 import { chatAnswer, messageAnswer } from './chat-answers.js';
 
@@ -51,6 +52,13 @@ const undefinedIfNull = <T>(value: T | null | undefined): T | undefined => value
  */
 export function createChatRoutes(deps: WriteApiDeps) {
   const now = () => (deps.now?.() ?? new Date()).toISOString();
+  // Attachments are answered as links signed per answer; the events keep the unsigned path.
+  const links = createUploadLinks({
+    secret: deps.config.uploadsSigningSecret,
+    pool: deps.pool,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const chatFiles = attachmentFiles({ store: deps.commands.store, blobs: deps.blobs, logger: deps.logger });
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps.tokens));
 
@@ -156,6 +164,8 @@ export function createChatRoutes(deps: WriteApiDeps) {
       data: {},
       metadata: { actor: c.var.actor, now: now() },
     });
+    // Only once the chat is deleted (by this request, or by the first of a retried one).
+    await chatFiles.removeChatFiles(id);
     return c.json({ message: 'Chat deleted', _id: id }, 200);
   });
 
@@ -222,7 +232,7 @@ export function createChatRoutes(deps: WriteApiDeps) {
       if (handled.newEvents.length === 0) await removeBlobs(stored);
       const message = handled.state.messages.get(messageId);
       if (!message) throw new NotFoundError(chatMessages.messageNotFound);
-      return c.json(await messageAnswer(deps.accounts, id, message, handled.state), 201);
+      return c.json(await messageAnswer(deps.accounts, links, id, message, handled.state), 201);
     } catch (error) {
       await removeBlobs(stored);
       throw error;
@@ -248,7 +258,9 @@ export function createChatRoutes(deps: WriteApiDeps) {
     );
     const message = handled.state.messages.get(messageId);
     if (!message) throw new NotFoundError(chatMessages.messageNotFound);
-    return c.json(await messageAnswer(deps.accounts, id, message, handled.state), 200);
+    // Only once the message is deleted (by this request or an earlier one, whose removal may have been cut short).
+    await chatFiles.removeMessageFiles(id, messageId, handled.state);
+    return c.json(await messageAnswer(deps.accounts, links, id, message, handled.state), 200);
   });
 
   return app;

@@ -158,7 +158,7 @@ describe('chat messages over HTTP', () => {
       expect(txt).toMatchObject({ filename: 'notes.txt', mimetype: 'text/plain' });
       expect(pdf).toMatchObject({ filename: 'spec.pdf', mimetype: 'application/pdf' });
       for (const a of sent.body.attachments) {
-        expect(a.path).toMatch(/^\/uploads\/chat\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.(png|log|txt|pdf)$/);
+        expect(a.path).toMatch(/^\/uploads\/chat\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.(png|log|txt|pdf)\?exp=\d+&sig=[\w-]+$/);
         expect(a.path).not.toContain(a.filename);
       }
       const image = await fetch(t.url + png.path);
