@@ -8,6 +8,7 @@ export * from './http/body.js';
 export * from './http/client-address.js';
 export * from './http/errors.js';
 export * from './http/input-guard.js';
+export * from './http/multipart.js';
 export * from './http/request-context.js';
 export * from './http/server.js';
 export * from './http/upload-links.js';

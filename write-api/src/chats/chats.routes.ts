@@ -18,7 +18,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 import { attachmentFiles } from './attachment-files.js';
-import { checkAttachments, isMultipart, readMultipart } from './attachments.js';
+import { checkAttachments, isMultipart, readAttachmentsForm } from './attachments.js';
 import { chatAnswer, messageAnswer } from './chat-answers.js';
 
 const idText = z.string().trim().min(1).max(100);
@@ -275,7 +275,7 @@ async function readMessageJson(c: Context): Promise<MessageInput> {
 
 /** Multipart: `attachments` files, and text fields as browsers' FormData sends them. */
 async function readMessageForm(c: Context): Promise<MessageInput> {
-  const form = await readMultipart(c);
+  const form = await readAttachmentsForm(c);
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === 'string' ? value : '';
