@@ -63,7 +63,6 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.route('/users', createChatUsersRoutes(deps));
 
   app.route('/uploads', createUploadsRoutes(deps));
-  });
 
   app.get('*', async (c) => {
     if (isApiPath(c.req.path) || !deps.webDir) return c.json({ message: 'Not found' }, 404);
