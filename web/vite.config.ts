@@ -1,7 +1,27 @@
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * sonner injects its stylesheet as an inline <style> when it loads, which the
+ * Content-Security-Policy (style-src 'self', api.md "Security headers") refuses, leaving
+ * toasts unstyled. Drop the injection; src/main.tsx imports the same rules from
+ * `sonner/dist/styles.css` into the bundled stylesheet instead.
+ */
+function sonnerWithoutInlineStyle(): Plugin {
+  const injection = /^__insertCSS\(".*"\);$/m;
+  return {
+    name: 'sonner-without-inline-style',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]node_modules[\\/]sonner[\\/]dist[\\/]index\.m?js$/.test(id)) return null;
+      if (!injection.test(code))
+        throw new Error('sonner no longer injects its CSS as expected: revisit vite.config.ts');
+      return { code: code.replace(injection, ''), map: null };
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
@@ -16,6 +36,7 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
+    sonnerWithoutInlineStyle(),
   ],
   resolve: { conditions: ['source'] },
   server: {

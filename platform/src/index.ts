@@ -10,6 +10,7 @@ export * from './http/errors.js';
 export * from './http/input-guard.js';
 export * from './http/multipart.js';
 export * from './http/request-context.js';
+export * from './http/security.js';
 export * from './http/server.js';
 export * from './http/upload-links.js';
 export * from './logger.js';

@@ -5,6 +5,7 @@ import {
   bearerToken,
   createErrorHandler,
   HttpError,
+  httpSecurity,
   rejectInvalidCharacters,
   requestContext,
   type TokenService,
@@ -34,6 +35,8 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   const app = new Hono();
   app.onError(createErrorHandler(deps.logger));
   app.use('*', requestContext(deps.logger));
+  // CORS (preflights answered here, for read paths too) and the security headers on every answer.
+  app.use('*', httpSecurity(deps.config));
   app.use('*', rejectInvalidCharacters());
   // Profile images are stored as paths and answered as links from PUBLIC_URL (or this request's origin).
   app.use('*', absoluteProfileImages(deps.config));

@@ -7,6 +7,8 @@ import { ApiError, setUnauthorizedHandler } from './lib/api';
 import { clearSession } from './lib/session';
 import { routeTree } from './routeTree.gen';
 import './styles.css';
+// Toast styles as a stylesheet: sonner's own inline <style> is stripped for the CSP (vite.config.ts).
+import 'sonner/dist/styles.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

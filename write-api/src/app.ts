@@ -1,6 +1,7 @@
 import {
   absoluteProfileImages,
   createErrorHandler,
+  httpSecurity,
   notFoundJson,
   rejectInvalidCharacters,
   requestContext,
@@ -20,6 +21,8 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.onError(createErrorHandler(deps.logger));
   // One correlation id per request, on every event and log line it causes.
   app.use('*', requestContext(deps.logger));
+  // CORS (preflights answered here, for read paths too) and the security headers on every answer.
+  app.use('*', httpSecurity(deps.config));
   app.use('*', rejectInvalidCharacters());
   // Profile images are stored as paths and answered as links from PUBLIC_URL (or this request's origin).
   app.use('*', absoluteProfileImages(deps.config));
