@@ -14,6 +14,7 @@ import { Route as AdminRouteImport } from './routes/admin'
 import { Route as DeveloperRouteImport } from './routes/developer'
 import { Route as LandingRouteImport } from './routes/landing'
 import { Route as LoginRouteImport } from './routes/login'
+import { Route as ProfileRouteImport } from './routes/profile'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as TesterRouteImport } from './routes/tester'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
@@ -26,6 +27,8 @@ import { Route as DeveloperIndexRouteImport } from './routes/developer/index'
 import { Route as DeveloperChatsRouteImport } from './routes/developer/chats'
 import { Route as DeveloperDashboardRouteImport } from './routes/developer/dashboard'
 import { Route as DeveloperUpdateBugsRouteImport } from './routes/developer/update-bugs'
+import { Route as ProfileIndexRouteImport } from './routes/profile/index'
+import { Route as ProfileSecurityRouteImport } from './routes/profile/security'
 import { Route as TesterIndexRouteImport } from './routes/tester/index'
 import { Route as TesterAllBugsRouteImport } from './routes/tester/all-bugs'
 import { Route as TesterChatsRouteImport } from './routes/tester/chats'
@@ -62,6 +65,11 @@ const LandingRoute = LandingRouteImport.update({
 const LoginRoute = LoginRouteImport.update({
   id: '/login',
   path: '/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ProfileRoute = ProfileRouteImport.update({
+  id: '/profile',
+  path: '/profile',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SignupRoute = SignupRouteImport.update({
@@ -123,6 +131,16 @@ const DeveloperUpdateBugsRoute = DeveloperUpdateBugsRouteImport.update({
   id: '/update-bugs',
   path: '/update-bugs',
   getParentRoute: () => DeveloperRoute,
+} as any)
+const ProfileIndexRoute = ProfileIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => ProfileRoute,
+} as any)
+const ProfileSecurityRoute = ProfileSecurityRouteImport.update({
+  id: '/security',
+  path: '/security',
+  getParentRoute: () => ProfileRoute,
 } as any)
 const TesterIndexRoute = TesterIndexRouteImport.update({
   id: '/',
@@ -193,6 +211,7 @@ export interface FileRoutesByFullPath {
   '/developer': typeof DeveloperRouteWithChildren
   '/landing': typeof LandingRoute
   '/login': typeof LoginRoute
+  '/profile': typeof ProfileRouteWithChildren
   '/signup': typeof SignupRoute
   '/tester': typeof TesterRouteWithChildren
   '/admin/chats': typeof AdminChatsRoute
@@ -203,6 +222,7 @@ export interface FileRoutesByFullPath {
   '/developer/chats': typeof DeveloperChatsRoute
   '/developer/dashboard': typeof DeveloperDashboardRoute
   '/developer/update-bugs': typeof DeveloperUpdateBugsRoute
+  '/profile/security': typeof ProfileSecurityRoute
   '/tester/all-bugs': typeof TesterAllBugsRoute
   '/tester/chats': typeof TesterChatsRoute
   '/tester/dashboard': typeof TesterDashboardRoute
@@ -210,6 +230,7 @@ export interface FileRoutesByFullPath {
   '/tester/report-bug': typeof TesterReportBugRoute
   '/admin/': typeof AdminIndexRoute
   '/developer/': typeof DeveloperIndexRoute
+  '/profile/': typeof ProfileIndexRoute
   '/tester/': typeof TesterIndexRoute
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
@@ -231,6 +252,7 @@ export interface FileRoutesByTo {
   '/developer/chats': typeof DeveloperChatsRoute
   '/developer/dashboard': typeof DeveloperDashboardRoute
   '/developer/update-bugs': typeof DeveloperUpdateBugsRoute
+  '/profile/security': typeof ProfileSecurityRoute
   '/tester/all-bugs': typeof TesterAllBugsRoute
   '/tester/chats': typeof TesterChatsRoute
   '/tester/dashboard': typeof TesterDashboardRoute
@@ -238,6 +260,7 @@ export interface FileRoutesByTo {
   '/tester/report-bug': typeof TesterReportBugRoute
   '/admin': typeof AdminIndexRoute
   '/developer': typeof DeveloperIndexRoute
+  '/profile': typeof ProfileIndexRoute
   '/tester': typeof TesterIndexRoute
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
@@ -253,6 +276,7 @@ export interface FileRoutesById {
   '/developer': typeof DeveloperRouteWithChildren
   '/landing': typeof LandingRoute
   '/login': typeof LoginRoute
+  '/profile': typeof ProfileRouteWithChildren
   '/signup': typeof SignupRoute
   '/tester': typeof TesterRouteWithChildren
   '/admin/chats': typeof AdminChatsRoute
@@ -263,6 +287,7 @@ export interface FileRoutesById {
   '/developer/chats': typeof DeveloperChatsRoute
   '/developer/dashboard': typeof DeveloperDashboardRoute
   '/developer/update-bugs': typeof DeveloperUpdateBugsRoute
+  '/profile/security': typeof ProfileSecurityRoute
   '/tester/all-bugs': typeof TesterAllBugsRoute
   '/tester/chats': typeof TesterChatsRoute
   '/tester/dashboard': typeof TesterDashboardRoute
@@ -270,6 +295,7 @@ export interface FileRoutesById {
   '/tester/report-bug': typeof TesterReportBugRoute
   '/admin/': typeof AdminIndexRoute
   '/developer/': typeof DeveloperIndexRoute
+  '/profile/': typeof ProfileIndexRoute
   '/tester/': typeof TesterIndexRoute
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
@@ -286,6 +312,7 @@ export interface FileRouteTypes {
     | '/developer'
     | '/landing'
     | '/login'
+    | '/profile'
     | '/signup'
     | '/tester'
     | '/admin/chats'
@@ -296,6 +323,7 @@ export interface FileRouteTypes {
     | '/developer/chats'
     | '/developer/dashboard'
     | '/developer/update-bugs'
+    | '/profile/security'
     | '/tester/all-bugs'
     | '/tester/chats'
     | '/tester/dashboard'
@@ -303,6 +331,7 @@ export interface FileRouteTypes {
     | '/tester/report-bug'
     | '/admin/'
     | '/developer/'
+    | '/profile/'
     | '/tester/'
     | '/admin/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
@@ -324,6 +353,7 @@ export interface FileRouteTypes {
     | '/developer/chats'
     | '/developer/dashboard'
     | '/developer/update-bugs'
+    | '/profile/security'
     | '/tester/all-bugs'
     | '/tester/chats'
     | '/tester/dashboard'
@@ -331,6 +361,7 @@ export interface FileRouteTypes {
     | '/tester/report-bug'
     | '/admin'
     | '/developer'
+    | '/profile'
     | '/tester'
     | '/admin/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
@@ -345,6 +376,7 @@ export interface FileRouteTypes {
     | '/developer'
     | '/landing'
     | '/login'
+    | '/profile'
     | '/signup'
     | '/tester'
     | '/admin/chats'
@@ -355,6 +387,7 @@ export interface FileRouteTypes {
     | '/developer/chats'
     | '/developer/dashboard'
     | '/developer/update-bugs'
+    | '/profile/security'
     | '/tester/all-bugs'
     | '/tester/chats'
     | '/tester/dashboard'
@@ -362,6 +395,7 @@ export interface FileRouteTypes {
     | '/tester/report-bug'
     | '/admin/'
     | '/developer/'
+    | '/profile/'
     | '/tester/'
     | '/admin/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
@@ -377,6 +411,7 @@ export interface RootRouteChildren {
   DeveloperRoute: typeof DeveloperRouteWithChildren
   LandingRoute: typeof LandingRoute
   LoginRoute: typeof LoginRoute
+  ProfileRoute: typeof ProfileRouteWithChildren
   SignupRoute: typeof SignupRoute
   TesterRoute: typeof TesterRouteWithChildren
 }
@@ -416,6 +451,13 @@ declare module '@tanstack/react-router' {
       path: '/login'
       fullPath: '/login'
       preLoaderRoute: typeof LoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/profile': {
+      id: '/profile'
+      path: '/profile'
+      fullPath: '/profile'
+      preLoaderRoute: typeof ProfileRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/signup': {
@@ -501,6 +543,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/developer/update-bugs'
       preLoaderRoute: typeof DeveloperUpdateBugsRouteImport
       parentRoute: typeof DeveloperRoute
+    }
+    '/profile/': {
+      id: '/profile/'
+      path: '/'
+      fullPath: '/profile/'
+      preLoaderRoute: typeof ProfileIndexRouteImport
+      parentRoute: typeof ProfileRoute
+    }
+    '/profile/security': {
+      id: '/profile/security'
+      path: '/security'
+      fullPath: '/profile/security'
+      preLoaderRoute: typeof ProfileSecurityRouteImport
+      parentRoute: typeof ProfileRoute
     }
     '/tester/': {
       id: '/tester/'
@@ -635,6 +691,19 @@ const DeveloperRouteWithChildren = DeveloperRoute._addFileChildren(
   DeveloperRouteChildren,
 )
 
+interface ProfileRouteChildren {
+  ProfileSecurityRoute: typeof ProfileSecurityRoute
+  ProfileIndexRoute: typeof ProfileIndexRoute
+}
+
+const ProfileRouteChildren: ProfileRouteChildren = {
+  ProfileSecurityRoute: ProfileSecurityRoute,
+  ProfileIndexRoute: ProfileIndexRoute,
+}
+
+const ProfileRouteWithChildren =
+  ProfileRoute._addFileChildren(ProfileRouteChildren)
+
 interface TesterRouteChildren {
   TesterAllBugsRoute: typeof TesterAllBugsRoute
   TesterChatsRoute: typeof TesterChatsRoute
@@ -666,6 +735,7 @@ const rootRouteChildren: RootRouteChildren = {
   DeveloperRoute: DeveloperRouteWithChildren,
   LandingRoute: LandingRoute,
   LoginRoute: LoginRoute,
+  ProfileRoute: ProfileRouteWithChildren,
   SignupRoute: SignupRoute,
   TesterRoute: TesterRouteWithChildren,
 }

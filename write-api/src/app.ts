@@ -8,6 +8,7 @@ import {
 } from '@bugtrail/platform';
 import { Hono } from 'hono';
 import { createAuthRoutes } from './auth/auth.routes.js';
+import { createMfaRoutes } from './auth/mfa.routes.js';
 import { createBugRoutes } from './bugs/bugs.routes.js';
 import { createChatRoutes } from './chats/chats.routes.js';
 import type { WriteApiDeps } from './deps.js';
@@ -32,6 +33,7 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.notFound(notFoundJson);
   app.route('/api/auth', createAuthRoutes(deps));
   app.route('/api/auth', createUploadRoutes(deps));
+  app.route('/api/auth/mfa', createMfaRoutes(deps));
   app.route('/api/users', createUserRoutes(deps));
   app.route('/api/bugs', createBugRoutes(deps));
   // The spec's chat-server paths and /api/chats: the same handlers.

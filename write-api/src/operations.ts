@@ -1,5 +1,6 @@
 import { mountOperations, type RouteSpec } from '@bugtrail/platform';
 import { authOperations } from './auth/auth.openapi.js';
+import { mfaOperations } from './auth/mfa.openapi.js';
 import { bugOperations } from './bugs/bugs.openapi.js';
 import { chatOperations } from './chats/chats.openapi.js';
 import { uploadOperations } from './uploads/uploads.openapi.js';
@@ -12,6 +13,7 @@ import { userOperations } from './users/users.openapi.js';
 export const writeApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/auth', authOperations),
   ...mountOperations('/api/auth', uploadOperations),
+  ...mountOperations('/api/auth/mfa', mfaOperations),
   ...mountOperations('/api/users', userOperations),
   ...mountOperations('/api/bugs', bugOperations),
   ...mountOperations('/api/chats', chatOperations),

@@ -1,7 +1,7 @@
 import { roleDisplayNames } from '@bugtrail/domain/vocabulary';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
-import { LogOut, Menu, Search, X } from 'lucide-react';
+import { LogOut, Menu, Search, ShieldCheck, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { api } from '../lib/api';
 import { clearSession, profileQuery } from '../lib/session';
@@ -111,7 +111,9 @@ export function AppLayout({ area: role }: { area: Role }) {
             </kbd>
           </button>
           <LiveIndicator />
-          <Avatar user={user} size="sm" className="hidden sm:inline-flex" />
+          <Link to="/profile/security" aria-label="Account security" className="hidden rounded-full sm:inline-flex">
+            <Avatar user={user} size="sm" />
+          </Link>
         </header>
         <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
           <Outlet />
@@ -147,6 +149,13 @@ function Sidebar({
         </span>
         <p className="mt-2 max-w-full truncate text-sm font-semibold text-slate-900">{user.name}</p>
         <p className="max-w-full truncate text-xs text-slate-500">{user.email}</p>
+        <Link
+          to="/profile/security"
+          className="mt-3 inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-brand-700 hover:bg-brand-50"
+        >
+          <ShieldCheck className="size-3.5" aria-hidden />
+          Account security
+        </Link>
       </div>
       <nav className="flex-1 overflow-y-auto px-3 py-4" aria-label="Main">
         <ul className="space-y-1">

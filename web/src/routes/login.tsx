@@ -10,6 +10,8 @@ import { notify } from '../lib/notify';
 import { roleHome } from '../lib/session';
 import type { AuthAnswer } from '../lib/types';
 import { AuthLayout } from './-components/auth-layout';
+import { isMfaChallenge, type LoginAnswer, rememberMfa } from './-components/mfa';
+import { MfaLoginStep, mfaStepTexts } from './-components/mfa-login-step';
 
 export const Route = createFileRoute('/login')({ component: LoginPage });
 
@@ -25,6 +27,16 @@ function LoginPage() {
   const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState('');
   const [isSubmitting, setSubmitting] = useState(false);
+  // Set when the password checked out but the account asks for a second factor.
+  const [mfaToken, setMfaToken] = useState<string | null>(null);
+  const [isRecovery, setRecovery] = useState(false);
+
+  const signIn = async (answer: AuthAnswer, usedMfa: boolean) => {
+    setToken(answer.token);
+    rememberMfa(usedMfa);
+    queryClient.setQueryData(['profile'], answer.user);
+    await navigate({ to: roleHome[answer.role ?? answer.user.role] ?? '/' });
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -36,13 +48,16 @@ function LoginPage() {
     if (next.email || next.password) return;
     setSubmitting(true);
     try {
-      const answer = await api<AuthAnswer>('/api/auth/login', {
+      const answer = await api<LoginAnswer>('/api/auth/login', {
         method: 'POST',
         body: { email: email.trim(), password },
       });
-      setToken(answer.token);
-      queryClient.setQueryData(['profile'], answer.user);
-      await navigate({ to: roleHome[answer.role ?? answer.user.role] ?? '/' });
+      if (isMfaChallenge(answer)) {
+        setRecovery(false);
+        setMfaToken(answer.mfaToken);
+        return;
+      }
+      await signIn(answer, false);
     } catch (error) {
       const message = error instanceof ApiError && error.hasServerMessage ? error.message : loginFallback;
       setFormError(message);
@@ -51,6 +66,27 @@ function LoginPage() {
       setSubmitting(false);
     }
   };
+
+  if (mfaToken) {
+    return (
+      <AuthLayout
+        title={mfaStepTexts.title}
+        subtitle={isRecovery ? mfaStepTexts.recoverySubtitle : mfaStepTexts.appSubtitle}
+      >
+        <MfaLoginStep
+          mfaToken={mfaToken}
+          isRecovery={isRecovery}
+          onModeChange={setRecovery}
+          onSignedIn={(answer) => signIn(answer, true)}
+          onRestart={(message) => {
+            setMfaToken(null);
+            setPassword('');
+            setFormError(message);
+          }}
+        />
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout title="Welcome back" subtitle="Please enter your details to log in">

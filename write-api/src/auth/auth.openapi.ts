@@ -3,6 +3,7 @@ import { errorAnswer, forbiddenAnswer, invalidAnswer, type RouteSpec, userDtoSch
 import { z } from 'zod';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
 import { loginBody, registerBody } from './auth.routes.js';
+import { mfaChallengeAnswerSchema } from './mfa.openapi.js';
 
 /** The auth commands (auth.routes.ts), relative to their mount at /api/auth. */
 
@@ -44,10 +45,14 @@ export const authOperations: RouteSpec[] = [
     auth: false,
     body: { schema: loginBody, fields: { email: 'Required', password: 'Required' } },
     responses: {
-      200: { description: 'Logged in', schema: authAnswer },
+      200: {
+        description:
+          'Logged in; or, for a user with two-factor authentication on, `{ mfaRequired, mfaToken }` to finish with POST /api/auth/mfa/verify',
+        schema: z.union([authAnswer, mfaChallengeAnswerSchema]),
+      },
       400: invalidAnswer,
       401: errorAnswer('Invalid email or password'),
-      429: errorAnswer('Too many failed logins'),
+      429: errorAnswer('Too many failed logins from this address (or for this account from it)'),
     },
   },
   {

@@ -19,6 +19,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 import { storedProfileImage } from '../uploads/profile-image.js';
+import { startMfaChallenge } from './mfa.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { RateLimits } from './rate-limits.js';
 
@@ -106,6 +107,8 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     }
     await settle(c, deps, handled.position);
     const user = handled.state as RegisteredUser;
+    // A session token: no cache (and no Idempotency-Key record) keeps it.
+    c.header('Cache-Control', 'no-store');
     return c.json(authAnswer(await deps.tokens.issue(user), user), 201);
   });
 
@@ -126,6 +129,13 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     if (!row || !ok) throw new UnauthorizedError(userMessages.invalidCredentials);
     await attempt.succeeded();
     const user = await loadUser(deps, row.user_id);
+    // MFA on: the password alone buys a 5-minute mfaToken for /mfa/verify, not a session (mfa.ts).
+    const challenge = await startMfaChallenge(deps.pool, user.id, now());
+    if (challenge) {
+      c.header('Cache-Control', 'no-store');
+      return c.json(challenge, 200);
+    }
+    c.header('Cache-Control', 'no-store');
     return c.json(authAnswer(await deps.tokens.issue(user), user), 200);
   });
 

@@ -65,4 +65,35 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`create index idempotency_keys_created_at on write_api.idempotency_keys (created_at)`.execute(db);
     },
   },
+  '0303_auth_mfa': {
+    async up(db: Kysely<unknown>) {
+      // Optional TOTP per user (mfa.ts): the secret (pending until enabled_at is set), the last
+      // time step used (a code works once), and a per-user count of wrong codes.
+      await sql`create table auth.mfa (
+        user_id text primary key,
+        secret text not null,
+        enabled_at timestamptz,
+        last_used_step bigint,
+        failed_codes integer not null default 0,
+        failed_since timestamptz,
+        created_at timestamptz not null default now()
+      )`.execute(db);
+      // Single-use recovery codes, stored only as hashes.
+      await sql`create table auth.mfa_recovery_codes (
+        user_id text not null,
+        code_hash text not null,
+        used_at timestamptz,
+        primary key (user_id, code_hash)
+      )`.execute(db);
+      // What a password alone buys an MFA user: a 5-minute, few-guesses ticket to /mfa/verify.
+      await sql`create table auth.mfa_challenges (
+        token_hash text primary key,
+        user_id text not null,
+        expires_at timestamptz not null,
+        attempts integer not null default 0,
+        used_at timestamptz
+      )`.execute(db);
+      await sql`create index mfa_challenges_user on auth.mfa_challenges (user_id)`.execute(db);
+    },
+  },
 };
