@@ -260,4 +260,18 @@ describe('Idempotency-Key', () => {
       expect((await stored.arrayBuffer()).byteLength).toBe(3 * 1024 * 1024);
     });
   });
+  it('never keeps an answer that carries a session token: login runs again', async () => {
+    const key = newKey();
+    const body = { email: tester.email, password: 'correct horse battery' };
+    const first = await api.post('/api/auth/login', body, undefined, { 'idempotency-key': key });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const second = await api.post('/api/auth/login', body, undefined, { 'idempotency-key': key });
+    expect(second.status).toBe(200);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    const kept = await t.system.pool.query(
+      "select 1 from write_api.idempotency_keys where body is not null and position('token' in convert_from(body, 'UTF8')) > 0",
+    );
+    expect(kept.rows).toEqual([]);
+  });
 });

@@ -120,7 +120,10 @@ export function idempotency(deps: WriteApiDeps): MiddlewareHandler {
     }
     try {
       const res = c.res;
-      const body = NOT_KEPT.has(res.status) || res.status >= 500 ? null : Buffer.from(await res.clone().arrayBuffer());
+      // Answers marked no-store carry secrets (tokens, MFA secrets, recovery codes): never kept at rest.
+      const isSecret = /\bno-store\b/i.test(res.headers.get('cache-control') ?? '');
+      const body =
+        isSecret || NOT_KEPT.has(res.status) || res.status >= 500 ? null : Buffer.from(await res.clone().arrayBuffer());
       if (!body || body.byteLength > MAX_STORED_BODY) {
         await release(scope, key, id);
         return;

@@ -164,6 +164,7 @@ export function createUserRoutes(deps: WriteApiDeps) {
     }
     await settle(c, deps, handled.position);
     const dto = toUserDto(user);
+    if (token) c.header('Cache-Control', 'no-store');
     return c.json({ message: profileMessages.updated, user: dto, ...dto, ...(token ? { token } : {}) }, 200);
   };
 
