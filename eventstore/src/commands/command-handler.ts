@@ -7,6 +7,9 @@ import {
   type Event,
   type EventMetadata,
   eventSchemaVersion,
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
 } from '@bugtrail/domain';
 import {
   DuplicateEventIdError,
@@ -141,9 +144,8 @@ export class CommandHandler {
       const folded: Folded<State> = skipRead
         ? { state: decider.initialState(), revision: -1, recentIds: [] }
         : await this.fold(streamId, decider);
-      if (idSource && folded.recentIds.includes(eventId(0))) {
-        return this.replay(streamId, decider, eventId);
-      }
+      // Decided even when the command was handled before: a replay answers only a caller
+      // the decider lets through (a repeated delete by a stranger is still refused).
       if (options.expectedVersion !== undefined && options.expectedVersion !== folded.revision) {
         throw new ConflictError(options.staleMessage ?? DEFAULT_STALE);
       }
@@ -151,15 +153,16 @@ export class CommandHandler {
       try {
         events = decider.decide(command, folded.state);
       } catch (error) {
-        // A retry whose first answer is older than the recent ids: answer as it did.
-        if (idSource) {
+        // A retry the new state refuses (the thing is gone, the change is made): answer as the
+        // first did. Never when the refusal is about who asks or what they may see.
+        if (idSource && mightBeStored(folded, eventId(0)) && !isRefusalOfTheCaller(error)) {
           const replayed = await this.replayIfStored(streamId, decider, eventId);
           if (replayed) return replayed;
         }
         throw error;
       }
       if (events.length === 0) {
-        if (idSource) {
+        if (idSource && mightBeStored(folded, eventId(0))) {
           const replayed = await this.replayIfStored(streamId, decider, eventId);
           if (replayed) return replayed;
         }
@@ -273,6 +276,15 @@ export class CommandHandler {
     if (!replayed) throw new Error(`replay of ${streamId} found no events`);
     return replayed;
   }
+}
+
+/** The recent ids hold every id of a short stream, so a miss there is a miss. */
+function mightBeStored(folded: { recentIds: readonly string[] }, id: string): boolean {
+  return folded.recentIds.includes(id) || folded.recentIds.length >= RECENT_IDS;
+}
+
+function isRefusalOfTheCaller(error: unknown): boolean {
+  return error instanceof ForbiddenError || error instanceof NotFoundError || error instanceof UnauthorizedError;
 }
 
 function idSourceOf(context: CommandContext, options: HandleOptions): { key: string; scope: string } | null {

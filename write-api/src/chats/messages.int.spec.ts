@@ -136,6 +136,18 @@ describe('chat messages over HTTP', () => {
     expect((await api.delete(`/api/chats/${chatId}/messages/${bobs.body._id}`, ann.token)).status).toBe(200);
   });
 
+  it('a message deleted already is still refused to those who may not delete it', async () => {
+    const annsMessage = await api.post(`/chats/${chatId}/messages`, { content: 'mine to delete' }, ann.token);
+    expect((await api.delete(`/chats/${chatId}/messages/${annsMessage.body._id}`, ann.token)).status).toBe(200);
+    // The sender again: the same answer, nothing appended.
+    const again = await api.delete(`/chats/${chatId}/messages/${annsMessage.body._id}`, ann.token);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ _id: annsMessage.body._id, isDeleted: true });
+    // A member who may not delete it, and a stranger to the chat, learn nothing more than before.
+    await refused(api.delete(`/chats/${chatId}/messages/${annsMessage.body._id}`, bob.token), 403);
+    await refused(api.delete(`/api/chats/${chatId}/messages/${annsMessage.body._id}`, cid.token), 404);
+  });
+
   describe('attachments', () => {
     it('stores images, PDFs, text and logs with server-made names and serves them safely', async () => {
       const sent = await postMultipart(
