@@ -5,16 +5,16 @@ import type { BugStatus } from './bug-vocabulary.js';
  * Status spellings accepted on input (api.md): the stored values plus the admin and
  * developer screens' aliases, Pending (= Open) and Resolved (= Closed), any case.
  */
-const aliases: Readonly<Record<string, BugStatus>> = {
-  open: 'Open',
-  pending: 'Open',
-  'in progress': 'In Progress',
-  inprogress: 'In Progress',
-  'in-progress': 'In Progress',
-  in_progress: 'In Progress',
-  closed: 'Closed',
-  resolved: 'Closed',
-};
+const aliases: ReadonlyMap<string, BugStatus> = new Map([
+  ['open', 'Open'],
+  ['pending', 'Open'],
+  ['in progress', 'In Progress'],
+  ['inprogress', 'In Progress'],
+  ['in-progress', 'In Progress'],
+  ['in_progress', 'In Progress'],
+  ['closed', 'Closed'],
+  ['resolved', 'Closed'],
+]);
 
 export const statusMessages = {
   required: 'Status is required',
@@ -27,7 +27,8 @@ export function statusFromInput(input: unknown): BugStatus | null | undefined {
   if (typeof input !== 'string') return undefined;
   const key = input.trim().replace(/\s+/g, ' ').toLowerCase();
   if (key === '' || key === 'all') return null;
-  return aliases[key];
+  // A Map, not an object: `constructor` or `__proto__` must not find Object.prototype's members.
+  return aliases.get(key);
 }
 
 /** A status filter (`?status=`): blank or "all" = every status (null); unknown → 400. */

@@ -34,6 +34,15 @@ describe('status input', () => {
     expect(() => parseStatusValue(42)).toThrow(expect.objectContaining({ code: 'validation' }));
   });
 
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'refuses %j, a name Object.prototype has (it answered 500)',
+    (input) => {
+      expect(statusFromInput(input)).toBeUndefined();
+      expect(() => parseStatusFilter(input)).toThrow(expect.objectContaining({ code: 'validation' }));
+      expect(() => parseStatusValue(input)).toThrow(expect.objectContaining({ code: 'validation' }));
+    },
+  );
+
   it('requires a value when setting a status', () => {
     expect(() => parseStatusValue('')).toThrow('Status is required');
     expect(() => parseStatusValue(undefined)).toThrow('Status is required');
