@@ -72,11 +72,15 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
     const asset = c.req.path === '/' ? null : await resolveFile(deps.webDir, c.req.path);
     if (asset) {
       const immutable = c.req.path.startsWith('/assets/');
-      return sendFile(c, asset, { 'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache' });
+      const sent = await sendFile(c, asset, {
+        'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+      });
+      if (sent) return sent;
     }
     if ((c.req.header('accept') ?? '').includes('text/html') || c.req.path === '/') {
       const index = await resolveFile(deps.webDir, 'index.html');
-      if (index) return sendFile(c, index, { 'Cache-Control': 'no-cache' });
+      const sent = index ? await sendFile(c, index, { 'Cache-Control': 'no-cache' }) : null;
+      if (sent) return sent;
     }
     return c.json({ message: 'Not found' }, 404);
   });

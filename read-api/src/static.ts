@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
@@ -44,15 +43,43 @@ export async function resolveFile(root: string, requestPath: string): Promise<st
   }
 }
 
-export async function sendFile(c: Context, file: string, headers: Record<string, string> = {}): Promise<Response> {
-  const info = await stat(file);
-  const body = Readable.toWeb(createReadStream(file)) as ReadableStream;
-  return new Response(c.req.method === 'HEAD' ? null : body, {
-    headers: {
-      'Content-Type': contentTypeFor(file),
-      'Content-Length': String(info.size),
-      'X-Content-Type-Options': 'nosniff',
-      ...headers,
-    },
-  });
+/**
+ * Streams a file, or answers null when it is gone. The file is opened first and its size
+ * read from the open handle, so a file deleted meanwhile (a chat attachment whose message
+ * was just deleted) is either served whole or not at all, never a 500 or a cut answer.
+ */
+export async function sendFile(
+  c: Context,
+  file: string,
+  headers: Record<string, string> = {},
+): Promise<Response | null> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      await handle.close();
+      return null;
+    }
+    const body =
+      c.req.method === 'HEAD'
+        ? null
+        : (Readable.toWeb(handle.createReadStream({ autoClose: true })) as ReadableStream<Uint8Array>);
+    if (!body) await handle.close();
+    return new Response(body, {
+      headers: {
+        'Content-Type': contentTypeFor(file),
+        'Content-Length': String(info.size),
+        'X-Content-Type-Options': 'nosniff',
+        ...headers,
+      },
+    });
+  } catch {
+    await handle.close().catch(() => {});
+    return null;
+  }
 }

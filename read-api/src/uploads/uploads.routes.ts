@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createUploadLinks, isPublicUpload, normalizeUploadKey } from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
@@ -44,15 +43,11 @@ export function createUploadsRoutes(deps: ReadApiDeps, options: { now?: () => Da
     }
     const file = path.join(root, ...key.split('/'));
     if (!file.startsWith(root + path.sep)) return notFound(c);
-    const isFile = await stat(file).then(
-      (info) => info.isFile(),
-      () => false,
-    );
-    if (!isFile) return notFound(c);
-    return sendFile(c, file, {
+    const sent = await sendFile(c, file, {
       'Cache-Control': cacheControl,
       ...(SAFE_IMAGE.test(key) ? {} : { 'Content-Disposition': 'attachment' }),
     });
+    return sent ?? notFound(c);
   };
 
   const app = new Hono();
