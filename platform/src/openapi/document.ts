@@ -186,6 +186,20 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { title
     if (auth) {
       responses['401'] ??= { description: 'Missing, bad, expired or revoked token', content: json(errorRef()) };
     }
+    // What the door answers on every route, before any feature's code runs (api.md "Bad input
+    // and limits"): so a generated client knows every status it can meet.
+    const error = (description: string) => ({ description, content: json(errorRef()) });
+    responses['400'] ??= error(
+      'Invalid characters in request (a NUL or an unpaired surrogate in the path, query or body), or a malformed header',
+    );
+    if (route.body) {
+      responses['413'] ??= error('Request body too large');
+      responses['415'] ??= error('Unsupported media type');
+    }
+    if (route.method !== 'get') {
+      responses['409'] ??= error('Changed meanwhile by someone else (retry), or this Idempotency-Key is still in flight');
+      responses['422'] ??= error('Idempotency-Key was already used for a different request');
+    }
     const operation = {
       operationId: id,
       summary: route.summary,

@@ -62,7 +62,13 @@ export function createChatRoutes(deps: WriteApiDeps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps.tokens));
 
-  const chatId = (c: Context) => idText.parse(c.req.param('id'));
+  // An id that cannot name a chat (blank, over-long) is one that does not exist: 404, as for bugs.
+  const pathId = (c: Context, name: string, notFound: string) => {
+    const parsed = idText.safeParse(c.req.param(name));
+    if (!parsed.success) throw new NotFoundError(notFound);
+    return parsed.data;
+  };
+  const chatId = (c: Context) => pathId(c, 'id', chatMessages.notFound);
   const loadChat = async (id: string) => (await deps.commands.load(streams.chat(id), chatDecider)).state;
   const loadTimeline = async (chat: ChatState, id: string) =>
     (await deps.commands.load(streams.chatMessages(id), timelineDecider(chat))).state;
@@ -245,7 +251,7 @@ export function createChatRoutes(deps: WriteApiDeps) {
 
   app.delete('/:id/messages/:messageId', async (c) => {
     const id = chatId(c);
-    const messageId = idText.parse(c.req.param('messageId'));
+    const messageId = pathId(c, 'messageId', chatMessages.messageNotFound);
     const chat = await loadChat(id);
     // Two deletes of one message append one MessageDeleted: its id derives from the message.
     const handled = await runTimelineCommand(
