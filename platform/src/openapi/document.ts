@@ -197,7 +197,9 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { title
       responses['415'] ??= error('Unsupported media type');
     }
     if (route.method !== 'get') {
-      responses['409'] ??= error('Changed meanwhile by someone else (retry), or this Idempotency-Key is still in flight');
+      responses['409'] ??= error(
+        'Changed meanwhile by someone else (retry), or this Idempotency-Key is still in flight',
+      );
       responses['422'] ??= error('Idempotency-Key was already used for a different request');
     }
     const operation = {
