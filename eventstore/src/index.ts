@@ -1,3 +1,5 @@
+export * from './audit/hash-chain.js';
+export * from './audit/verify-store.js';
 export * from './commands/command-handler.js';
 export { EsdbEventStore } from './esdb/esdb-event-store.js';
 export * from './port.js';

@@ -30,6 +30,8 @@ export type RecordedEvent = Readonly<{
   metadata: EventMetadata;
   position: Position;
   recordedAt: Date;
+  /** The stream's hash chain at this event (audit/hash-chain.ts); null only before it was chained. */
+  hash: string | null;
 }>;
 
 export type AppendResult = Readonly<{

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@bugtrail/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainHash, GENESIS_HASH, verifyStream } from '../audit/hash-chain.js';
 import {
   DuplicateEventIdError,
   decodePosition,
@@ -494,6 +495,55 @@ export function describeEventStoreContract(name: string, harness: EventStoreCont
         sent.forEach(({ event }, i) => {
           expect(results[i]!.position).toBe(byId.get(event.id));
         });
+      });
+    });
+
+    describe('the hash chain (api.md "Audit trail")', () => {
+      it('chains every event to its predecessor, across appends of one or many events', async () => {
+        const stream = uniqueStream();
+        await store.append(stream, newEvents(1), 'no_stream');
+        await store.append(stream, newEvents(3, 1), 0);
+        await store.append(stream, newEvents(2, 4), 'any');
+        await store.append(stream, newEvents(1, 6), 'stream_exists');
+        const events = await store.readStream(stream);
+        expect(events.map((e) => e.revision)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+        expect(verifyStream(events)).toEqual({ ok: true, events: 7, brokenAt: null, reason: null });
+        // Recomputable from what a reader sees alone.
+        expect(events[0]!.hash).toBe(
+          chainHash(GENESIS_HASH, {
+            stream,
+            revision: 0,
+            type: events[0]!.type,
+            data: events[0]!.data,
+            metadata: events[0]!.metadata,
+          }),
+        );
+        expect(events[3]!.hash).toBe(
+          chainHash(events[2]!.hash!, {
+            stream,
+            revision: 3,
+            type: events[3]!.type,
+            data: events[3]!.data,
+            metadata: events[3]!.metadata,
+          }),
+        );
+      });
+
+      it('racing `any` appends to one stream still form one chain', async () => {
+        const stream = uniqueStream();
+        await Promise.all(Array.from({ length: 12 }, (_, i) => store.append(stream, [newEvent(i)], 'any')));
+        const events = await store.readStream(stream);
+        expect(events).toHaveLength(12);
+        expect(verifyStream(events).ok).toBe(true);
+      });
+
+      it('a retried append answers as the first and leaves the chain as it was', async () => {
+        const stream = uniqueStream();
+        const batch = newEvents(2);
+        await store.append(stream, batch, 'no_stream');
+        await store.append(stream, batch, 'no_stream');
+        await store.append(stream, newEvents(1, 2), 1);
+        expect(verifyStream(await store.readStream(stream)).ok).toBe(true);
       });
     });
 

@@ -14,6 +14,7 @@ import {
   StreamNotFoundError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
+import { chainHash, GENESIS_HASH } from '../audit/hash-chain.js';
 import {
   type AppendResult,
   assertDistinctEventIds,
@@ -38,17 +39,25 @@ function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedE
   // Reads of $all always carry a position; stream reads do on servers since 20.6.
   const commit = event.position?.commit ?? resolved.commitPosition ?? 0n;
   const prepare = event.position?.prepare ?? commit;
+  // The chain's hash rides in the stored metadata under its own key; the event's metadata is the rest.
+  const { [HASH_KEY]: hash, ...metadata } = (event.metadata ?? {}) as Record<string, unknown>;
   return {
     id: event.id,
     streamId: event.streamId,
     revision: Number(event.revision),
     type: event.type,
     data: event.data,
-    metadata: event.metadata as unknown as EventMetadata,
+    metadata: metadata as unknown as EventMetadata,
     position: encodePosition(commit, prepare),
     recordedAt: event.created,
+    hash: typeof hash === 'string' ? hash : null,
   };
 }
+
+/** Where the hash chain (audit/hash-chain.ts) is kept in an EventStoreDB event's metadata. */
+const HASH_KEY = 'bugtrailHash';
+/** `any` and `stream_exists` appends pin the revision they chained from; a race retries this often. */
+const CHAIN_ATTEMPTS = 8;
 
 function toReadPosition(position: Position) {
   if (position === START) return 'start' as const;
@@ -71,16 +80,59 @@ export class EsdbEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     assertDistinctEventIds(streamId, events);
     for (const event of events) assertValidEvent(event.type, event.data);
-    const expectedRevision: AppendExpectedRevision = typeof expected === 'number' ? BigInt(expected) : expected;
+    for (let attempt = 1; ; attempt++) {
+      // The chain needs the stream's last hash, and so the revision it follows: one read
+      // back from the end (EventStoreDB cannot compute it inside the append).
+      const [last] = await this.readStream(streamId, { direction: 'backwards', limit: 1 });
+      const pinned = typeof expected === 'number' || expected === 'no_stream' || (expected === 'any' && !last);
+      let expectedRevision: AppendExpectedRevision;
+      if (typeof expected === 'number') expectedRevision = BigInt(expected);
+      else if (expected === 'no_stream' || !last) {
+        if (expected === 'stream_exists') throw new WrongExpectedRevisionError(streamId, expected, 'no_stream');
+        expectedRevision = 'no_stream';
+      } else expectedRevision = BigInt(last.revision);
+      const start =
+        typeof expected === 'number' ? expected + 1 : expectedRevision === 'no_stream' ? 0 : last!.revision + 1;
+      const chainedFrom = start === 0 ? GENESIS_HASH : last?.revision === start - 1 ? last.hash : null;
+      try {
+        return await this.appendChained(streamId, events, expectedRevision, start, chainedFrom, expected);
+      } catch (error) {
+        // Someone appended between the read and the append: a pinned `any` reads again.
+        if (error instanceof WrongExpectedRevisionError && !pinned && attempt < CHAIN_ATTEMPTS) continue;
+        throw error;
+      }
+    }
+  }
+
+  private async appendChained(
+    streamId: string,
+    events: readonly NewEvent[],
+    expectedRevision: AppendExpectedRevision,
+    start: number,
+    chainedFrom: string | null,
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    // A wrong expected revision (no predecessor hash to chain from) is left to the server to refuse.
+    let previous = chainedFrom ?? GENESIS_HASH;
+    const hashes = events.map((e, index) => {
+      previous = chainHash(previous, {
+        stream: streamId,
+        revision: start + index,
+        type: e.type,
+        data: e.data,
+        metadata: e.metadata,
+      });
+      return previous;
+    });
     try {
       const result = await this.client.appendToStream(
         streamId,
-        events.map((e) =>
+        events.map((e, index) =>
           jsonEvent({
             id: e.id,
             type: e.type,
             data: e.data as Record<string, unknown>,
-            metadata: e.metadata as unknown as Record<string, unknown>,
+            metadata: { ...(e.metadata as unknown as Record<string, unknown>), [HASH_KEY]: hashes[index] },
           }),
         ),
         { expectedRevision },

@@ -1,15 +1,17 @@
 import { createTestDatabase, startOwnCluster } from '@bugtrail/testing';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { verifyStream } from '../audit/hash-chain.js';
 import {
   describeEventStoreContract,
   type HeldTransaction,
   type HeldTransactionHarness,
   newEvent,
+  newEvents,
   uniqueStream,
 } from '../contract/event-store.contract.js';
 import { DuplicateEventIdError, type ExpectedRevision, type NewEvent } from '../port.js';
-import { PostgresEventStore } from './postgres-event-store.js';
+import { appendEventsQuery, PostgresEventStore } from './postgres-event-store.js';
 import { migrateEventStore } from './schema.js';
 
 async function openStore(url: string) {
@@ -56,18 +58,8 @@ async function openHeldTransactions(): Promise<HeldTransactionHarness> {
       const client = await connect(eventsUrl);
       await client.query('begin');
       // The adapter's own SQL surface, in a transaction that the test controls.
-      await client.query(
-        'select * from eventstore.append_events($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
-        [
-          streamId,
-          typeof expected === 'number' ? 'revision' : expected,
-          typeof expected === 'number' ? expected : null,
-          events.map((e) => e.id),
-          events.map((e) => e.type),
-          events.map((e) => JSON.stringify(e.data)),
-          events.map((e) => JSON.stringify(e.metadata)),
-        ],
-      );
+      const query = appendEventsQuery(streamId, events, expected);
+      await client.query(query.text, query.values);
       return hold(client);
     },
     async beginUnrelatedTransaction() {
@@ -107,19 +99,10 @@ describe('PostgreSQL event store specifics', () => {
     const database = await createTestDatabase();
     const { pool, store } = await openStore(database.url);
     try {
-      const call = (stream: string, mode: string, expected: number | null, events: NewEvent[]) =>
-        pool.query(
-          'select * from eventstore.append_events($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
-          [
-            stream,
-            mode,
-            expected,
-            events.map((e) => e.id),
-            events.map((e) => e.type),
-            events.map((e) => JSON.stringify(e.data)),
-            events.map((e) => JSON.stringify(e.metadata)),
-          ],
-        );
+      const call = (stream: string, mode: string, expected: number | null, events: NewEvent[]) => {
+        const query = appendEventsQuery(stream, events, mode === 'revision' ? expected! : (mode as ExpectedRevision));
+        return pool.query(query.text, query.values);
+      };
       const stream = uniqueStream();
       await call(stream, 'no_stream', null, [newEvent(0)]);
       await expect(call(stream, 'no_stream', null, [newEvent(1)])).rejects.toMatchObject({ code: 'BT409' });
@@ -147,6 +130,59 @@ describe('PostgreSQL event store specifics', () => {
       const other = uniqueStream();
       await expect(store.append(other, [event], 'any')).rejects.toBeInstanceOf(DuplicateEventIdError);
       expect(await store.readStream(other)).toEqual([]);
+    } finally {
+      await store.close();
+      await pool.end();
+      await database.drop();
+    }
+  });
+
+  it('chains events stored before the chain existed, at the next start, as appends would have', async () => {
+    const database = await createTestDatabase();
+    const { pool, store } = await openStore(database.url);
+    try {
+      const streams = [uniqueStream(), uniqueStream()];
+      for (const stream of streams) {
+        await store.append(stream, newEvents(3), 'no_stream');
+        await store.append(stream, newEvents(2, 3), 2);
+      }
+      const before = await pool.query('select event_id, hash from eventstore.events order by position');
+      // As an older version left them: no hashes at all.
+      await pool.query('update eventstore.events set hash = null');
+      await migrateEventStore(pool);
+      const after = await pool.query('select event_id, hash from eventstore.events order by position');
+      expect(after.rows).toEqual(before.rows);
+      // And appends go on from the chained hashes.
+      await store.append(streams[0]!, [newEvent(9)], 'any');
+      expect(verifyStream(await store.readStream(streams[0]!)).ok).toBe(true);
+    } finally {
+      await store.close();
+      await pool.end();
+      await database.drop();
+    }
+  });
+
+  it('one byte changed in a stored event breaks the chain at its revision', async () => {
+    const database = await createTestDatabase();
+    const { pool, store } = await openStore(database.url);
+    try {
+      const stream = uniqueStream();
+      await store.append(stream, newEvents(5), 'no_stream');
+      await pool.query(
+        `update eventstore.events set data = jsonb_set(data, '{name}', '"User 3!"')
+          where stream_id = $1 and stream_revision = 3`,
+        [stream],
+      );
+      expect(verifyStream(await store.readStream(stream))).toMatchObject({ ok: false, events: 5, brokenAt: 3 });
+      // Metadata counts too.
+      const other = uniqueStream();
+      await store.append(other, newEvents(2), 'no_stream');
+      await pool.query(
+        `update eventstore.events set metadata = jsonb_set(metadata, '{actorId}', '"someone"')
+          where stream_id = $1 and stream_revision = 0`,
+        [other],
+      );
+      expect(verifyStream(await store.readStream(other))).toMatchObject({ ok: false, brokenAt: 0 });
     } finally {
       await store.close();
       await pool.end();

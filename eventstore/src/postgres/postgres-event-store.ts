@@ -1,5 +1,6 @@
 import { assertValidEvent, type EventMetadata } from '@bugtrail/domain';
 import type pg from 'pg';
+import { canonicalParts } from '../audit/hash-chain.js';
 import {
   type AppendResult,
   assertDistinctEventIds,
@@ -28,10 +29,11 @@ type EventRow = {
   tx: string;
   position: string;
   recorded_at: Date;
+  hash: string | null;
 };
 
 const SELECT_COLUMNS =
-  'event_id, stream_id, stream_revision, type, data, metadata, transaction_id::text as tx, position, recorded_at';
+  'event_id, stream_id, stream_revision, type, data, metadata, transaction_id::text as tx, position, recorded_at, hash';
 
 type AppendRow = { revision: string; tx: string; pos: string; replayed: boolean };
 
@@ -45,6 +47,35 @@ function toAppendResult(rows: readonly AppendRow[]): AppendResult {
   };
 }
 
+/** The one SQL call that appends (the adapter's, and tests' that hold its transaction open). */
+export function appendEventsQuery(
+  streamId: string,
+  events: readonly NewEvent[],
+  expected: ExpectedRevision,
+): { text: string; values: unknown[] } {
+  return {
+    text: 'select revision, tx, pos, replayed from eventstore.append_events($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[], $8::text[], $9::text[])',
+    values: [
+      streamId,
+      typeof expected === 'number' ? 'revision' : expected,
+      typeof expected === 'number' ? expected : null,
+      events.map((e) => e.id),
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data)),
+      events.map((e) => JSON.stringify(e.metadata)),
+      ...headsAndTails(streamId, events),
+    ],
+  };
+}
+
+/** The canonical text of each event around its revision, which the append decides. */
+function headsAndTails(streamId: string, events: readonly NewEvent[]): [string[], string[]] {
+  const parts = events.map((e) =>
+    canonicalParts({ stream: streamId, type: e.type, data: e.data, metadata: e.metadata }),
+  );
+  return [parts.map((p) => p.head), parts.map((p) => p.tail)];
+}
+
 function toRecorded(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
@@ -55,6 +86,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     metadata: row.metadata,
     position: encodePosition(BigInt(row.tx), BigInt(row.position)),
     recordedAt: row.recorded_at,
+    hash: row.hash,
   };
 }
 
@@ -89,21 +121,9 @@ export class PostgresEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     assertDistinctEventIds(streamId, events);
     if (this.validate) for (const event of events) assertValidEvent(event.type, event.data);
-    const mode = typeof expected === 'number' ? 'revision' : expected;
-    const params = [
-      streamId,
-      mode,
-      typeof expected === 'number' ? expected : null,
-      events.map((e) => e.id),
-      events.map((e) => e.type),
-      events.map((e) => JSON.stringify(e.data)),
-      events.map((e) => JSON.stringify(e.metadata)),
-    ];
+    const query = appendEventsQuery(streamId, events, expected);
     try {
-      const { rows } = await this.pool.query<AppendRow>(
-        'select revision, tx, pos, replayed from eventstore.append_events($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
-        params,
-      );
+      const { rows } = await this.pool.query<AppendRow>(query.text, query.values);
       const result = toAppendResult(rows);
       if (!result.alreadyAppended) this.announce();
       return result;
