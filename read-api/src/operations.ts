@@ -1,5 +1,6 @@
 import { mountOperations, type RouteSpec } from '@bugtrail/platform';
 import { z } from 'zod';
+import { auditOperations } from './audit/audit.openapi.js';
 import { bugReadOperations } from './bugs/bugs.openapi.js';
 import { chatReadOperations, chatUsersOperations } from './chats/chats.openapi.js';
 import { liveOperations } from './live/live.openapi.js';
@@ -30,6 +31,7 @@ export const readApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/users', usersOperations),
   ...mountOperations('/api/bugs', bugReadOperations),
   ...mountOperations('/api/reports', reportOperations),
+  ...mountOperations('/api/audit', auditOperations),
   ...mountOperations('/api/events', liveOperations),
   ...mountOperations('/api/chats', chatReadOperations),
   // The spec's chat-server paths: the same routers, the same declarations.

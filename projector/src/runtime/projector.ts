@@ -209,9 +209,57 @@ export class Projector {
    * which is the first thing every live batch locks.
    */
   async rebuild(name: string): Promise<{ events: number; ms: number }> {
+    const started = performance.now();
+    const { projection, events } = await this.replayIntoShadow(name, async (tx, schema, live, projection) => {
+      for (const table of projection.tables) {
+        await sql`drop table if exists ${sql.id(READ_MODEL_SCHEMA, table)} cascade`.execute(tx);
+        await sql`alter table ${sql.id(schema, table)} set schema ${sql.id(READ_MODEL_SCHEMA)}`.execute(tx);
+      }
+      await sql`
+        insert into projector.checkpoints (name, position, version) values (${name}, ${live}, ${projection.version})
+        on conflict (name) do update set position = excluded.position, version = excluded.version, updated_at = now()`.execute(
+        tx,
+      );
+      const [notice] = chunkNotices(live, [], true);
+      if (notice) await sql`select pg_notify(${CHANGES_CHANNEL}, ${encodeChangeNotice(notice)})`.execute(tx);
+    });
+    const ms = performance.now() - started;
+    this.logger.info('projection rebuilt', { projection: projection.name, events, ms: Math.round(ms) });
+    return { events, ms };
+  }
+
+  /**
+   * Rebuilds the projection into shadow tables up to the live checkpoint and compares them
+   * with the live tables row for row (`bugtrail verify`): what only one side has, per table.
+   * The live tables are left as they are.
+   */
+  async compareWithRebuild(name: string): Promise<ProjectionDifference[]> {
+    const differences: ProjectionDifference[] = [];
+    await this.replayIntoShadow(name, async (tx, schema, _live, projection) => {
+      for (const table of projection.tables) {
+        const live = sql.id(READ_MODEL_SCHEMA, table);
+        const shadow = sql.id(schema, table);
+        const onlyLive = await sql<
+          Record<string, unknown>
+        >`select * from ${live} except all select * from ${shadow}`.execute(tx);
+        const onlyRebuilt = await sql<
+          Record<string, unknown>
+        >`select * from ${shadow} except all select * from ${live}`.execute(tx);
+        if (onlyLive.rows.length > 0 || onlyRebuilt.rows.length > 0) {
+          differences.push({ projection: name, table, onlyLive: onlyLive.rows, onlyRebuilt: onlyRebuilt.rows });
+        }
+      }
+    });
+    return differences;
+  }
+
+  /** Replays every event into a fresh schema; `finish` runs in the transaction that holds the checkpoint. */
+  private async replayIntoShadow(
+    name: string,
+    finish: (tx: Transaction<ReadModelDb>, schema: string, live: Position, projection: Projection) => Promise<void>,
+  ): Promise<{ projection: Projection; events: number }> {
     const projection = this.projections.find((p) => p.name === name);
     if (!projection) throw new Error(`unknown projection: ${name}`);
-    const started = performance.now();
     const schema = `rebuild_${name.replace(/[^a-z0-9_]/gi, '_')}`.toLowerCase();
     await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(this.db);
     await sql`create schema ${sql.id(schema)}`.execute(this.db);
@@ -230,33 +278,24 @@ export class Projector {
         events += batch.length;
       }
     };
-    // Catch up without blocking anyone, then finish the last stretch inside the swap.
-    for (let round = 0; round < 100; round++) {
-      const live = await this.liveCheckpoint(name);
-      if (live === null || position >= live) break;
-      await replayUpTo(this.db, live);
-    }
-    await this.db.transaction().execute(async (tx) => {
-      const locked = await sql<{ position: Position }>`
-        select position from projector.checkpoints where name = ${name} for update`.execute(tx);
-      const live = locked.rows[0]?.position ?? (await this.store.headPosition());
-      await replayUpTo(tx, live);
-      for (const table of projection.tables) {
-        await sql`drop table if exists ${sql.id(READ_MODEL_SCHEMA, table)} cascade`.execute(tx);
-        await sql`alter table ${sql.id(schema, table)} set schema ${sql.id(READ_MODEL_SCHEMA)}`.execute(tx);
+    try {
+      // Catch up without blocking anyone, then finish the last stretch holding the checkpoint.
+      for (let round = 0; round < 100; round++) {
+        const live = await this.liveCheckpoint(name);
+        if (live === null || position >= live) break;
+        await replayUpTo(this.db, live);
       }
-      await sql`
-        insert into projector.checkpoints (name, position, version) values (${name}, ${live}, ${projection.version})
-        on conflict (name) do update set position = excluded.position, version = excluded.version, updated_at = now()`.execute(
-        tx,
-      );
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(tx);
-      const [notice] = chunkNotices(live, [], true);
-      if (notice) await sql`select pg_notify(${CHANGES_CHANNEL}, ${encodeChangeNotice(notice)})`.execute(tx);
-    });
-    const ms = performance.now() - started;
-    this.logger.info('projection rebuilt', { projection: name, events, ms: Math.round(ms) });
-    return { events, ms };
+      await this.db.transaction().execute(async (tx) => {
+        const locked = await sql<{ position: Position }>`
+          select position from projector.checkpoints where name = ${name} for update`.execute(tx);
+        const live = locked.rows[0]?.position ?? (await this.store.headPosition());
+        await replayUpTo(tx, live);
+        await finish(tx, schema, live, projection);
+      });
+    } finally {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(this.db).catch(() => {});
+    }
+    return { projection, events };
   }
 
   private async liveCheckpoint(name: string): Promise<Position | null> {
@@ -312,3 +351,11 @@ export class Projector {
     await this.leader.stop(() => this.subscription?.close());
   }
 }
+
+/** Rows only one side has after rebuilding a projection beside the live one. */
+export type ProjectionDifference = Readonly<{
+  projection: string;
+  table: string;
+  onlyLive: readonly Record<string, unknown>[];
+  onlyRebuilt: readonly Record<string, unknown>[];
+}>;

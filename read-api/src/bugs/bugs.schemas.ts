@@ -115,17 +115,33 @@ export const dashboardSchema = z.object({
 
 export const historyEntrySchema = z.object({
   _id: z.string().describe('The event id'),
+  stream: z.string().describe('The stored stream name, `bug-<id>`'),
   revision: z.number().int(),
   type: z.string(),
   at: z.string(),
   actor: userRefSchema.nullable(),
   changes: z.array(z.object({ field: z.string(), from: z.unknown(), to: z.unknown() })),
-  data: z.record(z.string(), z.unknown()),
+  data: z.record(z.string(), z.unknown()).describe('As stored'),
+  metadata: z.record(z.string(), z.unknown()).describe('As stored'),
+  hash: z
+    .string()
+    .nullable()
+    .describe(
+      'Lowercase hex SHA-256 of prevHash followed by the RFC 8785 JSON of {stream, revision, type, data, metadata}',
+    ),
+  prevHash: z.string().nullable().describe('The previous event’s hash; "0" × 64 for the first'),
+});
+
+export const integritySchema = z.object({
+  ok: z.boolean(),
+  events: z.number().int(),
+  brokenAt: z.number().int().nullable().describe('The first revision whose hash does not match; null when intact'),
 });
 
 export const historySchema = z.object({
   bugId: z.string(),
   events: z.array(historyEntrySchema),
+  integrity: integritySchema,
 });
 
 export const bugAtSchema = bugDtoSchema.extend({

@@ -1,5 +1,5 @@
 import { type BugState, evolveBug, type ReportedBug, toBugDto, type UserRef } from '@bugtrail/domain';
-import type { RecordedEvent } from '@bugtrail/eventstore';
+import { GENESIS_HASH, type RecordedEvent, verifyStream } from '@bugtrail/eventstore';
 import { findUserNames } from '@bugtrail/projector';
 import type { z } from 'zod';
 import type { ReadApiDeps } from '../deps.js';
@@ -11,8 +11,10 @@ import type { bugAtSchema, historyEntrySchema, historySchema } from './bugs.sche
  */
 
 type Names = (id: string) => UserRef | undefined;
+/** Only the read models (for names): the CLI answers histories without a server. */
+type HistoryDeps = Pick<ReadApiDeps, 'db'>;
 
-async function names(deps: ReadApiDeps, ids: Iterable<string>): Promise<Names> {
+async function names(deps: HistoryDeps, ids: Iterable<string>): Promise<Names> {
   const rows = await findUserNames(deps.db, ids);
   const byId = new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, profileImageURL: r.profile_image_url }]));
   return (id) => byId.get(id);
@@ -63,7 +65,7 @@ function changesOf(before: BugState, after: BugState, name: Names): Change[] {
 }
 
 export async function bugHistory(
-  deps: ReadApiDeps,
+  deps: HistoryDeps,
   bugId: string,
   events: readonly RecordedEvent[],
 ): Promise<z.infer<typeof historySchema>> {
@@ -79,23 +81,28 @@ export async function bugHistory(
   ]);
   const entries: z.infer<typeof historyEntrySchema>[] = events.map((e, i) => {
     const actorId = e.metadata.actorId;
-    const { bugId: _bugId, ...data } = e.data as Record<string, unknown>;
     return {
       _id: e.id,
+      // stream, revision, type, data and metadata exactly as stored: enough to recompute `hash`.
+      stream: e.streamId,
       revision: e.revision,
       type: e.type,
       at: e.metadata.occurredAt,
       actor: actorId ? { _id: actorId, name: name(actorId)?.name ?? 'Unknown user' } : null,
       changes: changesOf(i === 0 ? { kind: 'empty' } : states[i - 1]!, states[i]!, name),
-      data,
+      data: e.data as Record<string, unknown>,
+      metadata: e.metadata,
+      hash: e.hash,
+      prevHash: i === 0 ? GENESIS_HASH : (events[i - 1]!.hash ?? null),
     };
   });
-  return { bugId, events: entries };
+  const { ok, events: count, brokenAt } = verifyStream(events);
+  return { bugId, events: entries, integrity: { ok, events: count, brokenAt } };
 }
 
 /** The bug as it was at `at` (its events up to then, folded), or null if it did not exist yet. */
 export async function bugAt(
-  deps: ReadApiDeps,
+  deps: HistoryDeps,
   events: readonly RecordedEvent[],
   at: string,
 ): Promise<z.infer<typeof bugAtSchema> | null> {

@@ -1,0 +1,170 @@
+import { chainHash } from '@bugtrail/eventstore';
+import { http, registerUser, type TestUser } from '@bugtrail/testing';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The audit trail over real HTTP (api.md "Audit trail"): every event chained, the chain
+ * recomputable from the history answer alone, a byte changed by SQL reported by verify and
+ * by the bug's history at its revision, and the NDJSON export in global order.
+ */
+describe('audit trail', () => {
+  let t: TestSystem;
+  let api: ReturnType<typeof http>;
+  let admin: TestUser;
+  let tester: TestUser;
+  let developer: TestUser;
+  const bugs: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestSystem();
+    api = http(t.url);
+    admin = await registerUser(t.url, 'admin');
+    tester = await registerUser(t.url, 'tester');
+    developer = await registerUser(t.url, 'developer');
+    for (const title of ['Crash on save', 'Slow search page', 'Typo in footer']) {
+      const answer = await api.post(
+        '/api/bugs',
+        {
+          title,
+          description: `${title}: steps to reproduce below`,
+          priority: 'High',
+          severity: 'Major',
+          assignedTo: [developer.id],
+          checklist: ['Reproduce', 'Fix'],
+        },
+        tester.token,
+      );
+      expect(answer.status).toBe(201);
+      bugs.push(answer.body.bug._id);
+    }
+    expect((await api.put(`/api/bugs/${bugs[0]}/status`, { status: 'In Progress' }, developer.token)).status).toBe(200);
+    expect((await api.put(`/api/bugs/${bugs[0]}/status`, { status: 'Closed' }, developer.token)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('verifies a clean store: every stream, every event', async () => {
+    const answer = await api.get('/api/audit/verify', admin.token);
+    expect(answer.status).toBe(200);
+    const events = Number((await t.system.pool.query('select count(*)::int as n from eventstore.events')).rows[0].n);
+    expect(answer.body).toMatchObject({ ok: true, events, broken: [] });
+    expect(answer.body.streams).toBeGreaterThanOrEqual(6);
+  });
+
+  it('the history answer carries each hash and its predecessor, recomputable from the answer alone', async () => {
+    const answer = await api.get(`/api/bugs/${bugs[0]}/history`, admin.token);
+    expect(answer.status).toBe(200);
+    const entries = answer.body.events as Array<Record<string, any>>;
+    expect(entries.map((e) => e.revision)).toEqual(entries.map((_, i) => i));
+    expect(entries[0]!.prevHash).toBe('0'.repeat(64));
+    for (const [i, e] of entries.entries()) {
+      expect(e.stream).toBe(`bug-${bugs[0]}`);
+      if (i > 0) expect(e.prevHash).toBe(entries[i - 1]!.hash);
+      const recomputed = chainHash(e.prevHash, {
+        stream: e.stream,
+        revision: e.revision,
+        type: e.type,
+        data: e.data,
+        metadata: e.metadata,
+      });
+      expect(recomputed).toBe(e.hash);
+    }
+    expect(answer.body.integrity).toEqual({ ok: true, events: entries.length, brokenAt: null });
+  });
+
+  it('one edited byte is reported by verify and by the history at its stream and revision', async () => {
+    const stream = `bug-${bugs[1]}`;
+    await t.system.pool.query(
+      `update eventstore.events set data = jsonb_set(data, '{title}', '"Slow search pagE"')
+        where stream_id = $1 and stream_revision = 0`,
+      [stream],
+    );
+    const verify = await api.get('/api/audit/verify', admin.token);
+    expect(verify.body.ok).toBe(false);
+    expect(verify.body.broken).toEqual([
+      { stream, revision: 0, reason: 'hash does not match the event and its predecessor' },
+    ]);
+    const history = await api.get(`/api/bugs/${bugs[1]}/history`, admin.token);
+    expect(history.body.integrity).toMatchObject({ ok: false, brokenAt: 0 });
+    // The other bugs' histories still verify.
+    expect((await api.get(`/api/bugs/${bugs[2]}/history`, admin.token)).body.integrity.ok).toBe(true);
+    // Put it back: intact again.
+    await t.system.pool.query(
+      `update eventstore.events set data = jsonb_set(data, '{title}', '"Slow search page"')
+        where stream_id = $1 and stream_revision = 0`,
+      [stream],
+    );
+    expect((await api.get('/api/audit/verify', admin.token)).body.ok).toBe(true);
+  });
+
+  it('a missing event is reported as a gap in the revisions', async () => {
+    const stream = `bug-${bugs[0]}`;
+    const { rows } = await t.system.pool.query(
+      'delete from eventstore.events where stream_id = $1 and stream_revision = 1 returning *',
+      [stream],
+    );
+    try {
+      const verify = await api.get('/api/audit/verify', admin.token);
+      expect(verify.body.ok).toBe(false);
+      expect(verify.body.broken[0]).toMatchObject({ stream, revision: 2 });
+    } finally {
+      const r = rows[0];
+      await t.system.pool.query(
+        `insert into eventstore.events (event_id, stream_id, stream_revision, type, data, metadata, hash, transaction_id, recorded_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          r.event_id,
+          r.stream_id,
+          r.stream_revision,
+          r.type,
+          r.data,
+          r.metadata,
+          r.hash,
+          r.transaction_id,
+          r.recorded_at,
+        ],
+      );
+    }
+  });
+
+  it('streams every event as NDJSON in global order, page by page with after and limit', async () => {
+    const all = await fetch(`${t.url}/api/audit/events`, { headers: { authorization: `Bearer ${admin.token}` } });
+    expect(all.status).toBe(200);
+    expect(all.headers.get('content-type')).toContain('application/x-ndjson');
+    const lines = (await all.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const count = Number((await t.system.pool.query('select count(*)::int as n from eventstore.events')).rows[0].n);
+    expect(lines).toHaveLength(count);
+    expect(Object.keys(lines[0]).sort()).toEqual([
+      'data',
+      'hash',
+      'metadata',
+      'position',
+      'revision',
+      'stream',
+      'type',
+    ]);
+    const positions = lines.map((l) => l.position);
+    expect([...positions].sort()).toEqual(positions);
+    const page = await fetch(`${t.url}/api/audit/events?after=${positions[2]}&limit=3`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    const paged = (await page.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(paged.map((l) => l.position)).toEqual(positions.slice(3, 6));
+    expect((await api.get('/api/audit/events?after=nope', admin.token)).status).toBe(400);
+    expect((await api.get('/api/audit/events?limit=0', admin.token)).status).toBe(400);
+  });
+
+  it('is for admins (and auditors) only', async () => {
+    expect((await api.get('/api/audit/verify', tester.token)).status).toBe(403);
+    expect((await api.get('/api/audit/events', developer.token)).status).toBe(403);
+    expect((await api.get('/api/audit/verify')).status).toBe(401);
+  });
+});

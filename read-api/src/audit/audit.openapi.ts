@@ -1,0 +1,35 @@
+import { forbiddenAnswer, invalidAnswer, type RouteSpec } from '@bugtrail/platform';
+import { auditEventsQuery, verifyAnswerSchema } from './audit.schemas.js';
+
+/** The audit endpoints (audit.routes.ts), relative to their mount at /api/audit. */
+
+const tags = ['audit'];
+
+export const auditOperations: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/verify',
+    summary: 'Check every stream’s hash chain and revisions over the whole store',
+    tags,
+    roles: ['admin'],
+    responses: {
+      200: { description: 'ok, counts, and every break by stream and revision', schema: verifyAnswerSchema },
+      403: forbiddenAnswer,
+    },
+  },
+  {
+    method: 'get',
+    path: '/events',
+    summary: 'Every event in global order as NDJSON, for archiving',
+    description:
+      'One `{ position, stream, revision, type, data, metadata, hash }` a line; continue with `after` set to the last line’s position.',
+    tags,
+    roles: ['admin'],
+    query: auditEventsQuery,
+    responses: {
+      200: { description: 'application/x-ndjson, streamed', contentType: 'application/x-ndjson' },
+      400: invalidAnswer,
+      403: forbiddenAnswer,
+    },
+  },
+];
