@@ -38,6 +38,7 @@ export * from './chats/chat-vocabulary.js';
 export { type ChatAccessFacts, chatPermissions } from './chats/permissions.js';
 export type { FieldIssue } from './core/errors.js';
 export type { Actor, Role } from './core/event.js';
+export { rolePermissions } from './users/permissions.js';
 export type { UserDto } from './users/user-dto.js';
 export * from './users/user-vocabulary.js';
 export {
@@ -45,6 +46,7 @@ export {
   normaliseEmail,
   type RegistrationInput,
   resolveRole,
+  resolveSignupRole,
   validatePassword,
   validateRegistration,
 } from './users/validation.js';

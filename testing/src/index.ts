@@ -20,4 +20,4 @@ export { type HttpAnswer, http } from './http.js';
 export { type OwnCluster, type RestartableCluster, startOwnCluster, startRestartableCluster } from './own-cluster.js';
 export { createSseParser, type LiveMessage, SseReader } from './sse-reader.js';
 export { createThrowawayDatabase, type ThrowawayDatabase, withDatabase } from './throwaway-database.js';
-export { registerUser, TEST_INVITE_CODE, type TestUser } from './users.js';
+export { registerAuditor, registerUser, TEST_INVITE_CODE, type TestUser } from './users.js';

@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AdminRouteImport } from './routes/admin'
+import { Route as AuditorRouteImport } from './routes/auditor'
 import { Route as DeveloperRouteImport } from './routes/developer'
 import { Route as LandingRouteImport } from './routes/landing'
 import { Route as LoginRouteImport } from './routes/login'
@@ -23,6 +24,8 @@ import { Route as AdminCreateBugRouteImport } from './routes/admin/create-bug'
 import { Route as AdminDashboardRouteImport } from './routes/admin/dashboard'
 import { Route as AdminUpdateBugRouteImport } from './routes/admin/update-bug'
 import { Route as AdminUsersRouteImport } from './routes/admin/users'
+import { Route as AuditorIndexRouteImport } from './routes/auditor/index'
+import { Route as AuditorDashboardRouteImport } from './routes/auditor/dashboard'
 import { Route as DeveloperIndexRouteImport } from './routes/developer/index'
 import { Route as DeveloperChatsRouteImport } from './routes/developer/chats'
 import { Route as DeveloperDashboardRouteImport } from './routes/developer/dashboard'
@@ -37,6 +40,8 @@ import { Route as TesterMyBugsRouteImport } from './routes/tester/my-bugs'
 import { Route as TesterReportBugRouteImport } from './routes/tester/report-bug'
 import { Route as AdminBugsIndexRouteImport } from './routes/admin/bugs/index'
 import { Route as AdminBugsBugIdRouteImport } from './routes/admin/bugs/$bugId'
+import { Route as AuditorBugsIndexRouteImport } from './routes/auditor/bugs/index'
+import { Route as AuditorBugsBugIdRouteImport } from './routes/auditor/bugs/$bugId'
 import { Route as DeveloperAssignedBugsIndexRouteImport } from './routes/developer/assigned-bugs/index'
 import { Route as DeveloperAssignedBugsBugIdRouteImport } from './routes/developer/assigned-bugs/$bugId'
 import { Route as TesterBugBugIdRouteImport } from './routes/tester/bug/$bugId'
@@ -50,6 +55,11 @@ const IndexRoute = IndexRouteImport.update({
 const AdminRoute = AdminRouteImport.update({
   id: '/admin',
   path: '/admin',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AuditorRoute = AuditorRouteImport.update({
+  id: '/auditor',
+  path: '/auditor',
   getParentRoute: () => rootRouteImport,
 } as any)
 const DeveloperRoute = DeveloperRouteImport.update({
@@ -111,6 +121,16 @@ const AdminUsersRoute = AdminUsersRouteImport.update({
   id: '/users',
   path: '/users',
   getParentRoute: () => AdminRoute,
+} as any)
+const AuditorIndexRoute = AuditorIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AuditorRoute,
+} as any)
+const AuditorDashboardRoute = AuditorDashboardRouteImport.update({
+  id: '/dashboard',
+  path: '/dashboard',
+  getParentRoute: () => AuditorRoute,
 } as any)
 const DeveloperIndexRoute = DeveloperIndexRouteImport.update({
   id: '/',
@@ -182,6 +202,16 @@ const AdminBugsBugIdRoute = AdminBugsBugIdRouteImport.update({
   path: '/bugs/$bugId',
   getParentRoute: () => AdminRoute,
 } as any)
+const AuditorBugsIndexRoute = AuditorBugsIndexRouteImport.update({
+  id: '/bugs/',
+  path: '/bugs/',
+  getParentRoute: () => AuditorRoute,
+} as any)
+const AuditorBugsBugIdRoute = AuditorBugsBugIdRouteImport.update({
+  id: '/bugs/$bugId',
+  path: '/bugs/$bugId',
+  getParentRoute: () => AuditorRoute,
+} as any)
 const DeveloperAssignedBugsIndexRoute =
   DeveloperAssignedBugsIndexRouteImport.update({
     id: '/assigned-bugs/',
@@ -208,6 +238,7 @@ const TesterEditBugBugIdRoute = TesterEditBugBugIdRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/admin': typeof AdminRouteWithChildren
+  '/auditor': typeof AuditorRouteWithChildren
   '/developer': typeof DeveloperRouteWithChildren
   '/landing': typeof LandingRoute
   '/login': typeof LoginRoute
@@ -219,6 +250,7 @@ export interface FileRoutesByFullPath {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
+  '/auditor/dashboard': typeof AuditorDashboardRoute
   '/developer/chats': typeof DeveloperChatsRoute
   '/developer/dashboard': typeof DeveloperDashboardRoute
   '/developer/update-bugs': typeof DeveloperUpdateBugsRoute
@@ -229,14 +261,17 @@ export interface FileRoutesByFullPath {
   '/tester/my-bugs': typeof TesterMyBugsRoute
   '/tester/report-bug': typeof TesterReportBugRoute
   '/admin/': typeof AdminIndexRoute
+  '/auditor/': typeof AuditorIndexRoute
   '/developer/': typeof DeveloperIndexRoute
   '/profile/': typeof ProfileIndexRoute
   '/tester/': typeof TesterIndexRoute
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
+  '/auditor/bugs/$bugId': typeof AuditorBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
   '/tester/bug/$bugId': typeof TesterBugBugIdRoute
   '/tester/edit-bug/$bugId': typeof TesterEditBugBugIdRoute
   '/admin/bugs/': typeof AdminBugsIndexRoute
+  '/auditor/bugs/': typeof AuditorBugsIndexRoute
   '/developer/assigned-bugs/': typeof DeveloperAssignedBugsIndexRoute
 }
 export interface FileRoutesByTo {
@@ -249,6 +284,7 @@ export interface FileRoutesByTo {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
+  '/auditor/dashboard': typeof AuditorDashboardRoute
   '/developer/chats': typeof DeveloperChatsRoute
   '/developer/dashboard': typeof DeveloperDashboardRoute
   '/developer/update-bugs': typeof DeveloperUpdateBugsRoute
@@ -259,20 +295,24 @@ export interface FileRoutesByTo {
   '/tester/my-bugs': typeof TesterMyBugsRoute
   '/tester/report-bug': typeof TesterReportBugRoute
   '/admin': typeof AdminIndexRoute
+  '/auditor': typeof AuditorIndexRoute
   '/developer': typeof DeveloperIndexRoute
   '/profile': typeof ProfileIndexRoute
   '/tester': typeof TesterIndexRoute
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
+  '/auditor/bugs/$bugId': typeof AuditorBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
   '/tester/bug/$bugId': typeof TesterBugBugIdRoute
   '/tester/edit-bug/$bugId': typeof TesterEditBugBugIdRoute
   '/admin/bugs': typeof AdminBugsIndexRoute
+  '/auditor/bugs': typeof AuditorBugsIndexRoute
   '/developer/assigned-bugs': typeof DeveloperAssignedBugsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/admin': typeof AdminRouteWithChildren
+  '/auditor': typeof AuditorRouteWithChildren
   '/developer': typeof DeveloperRouteWithChildren
   '/landing': typeof LandingRoute
   '/login': typeof LoginRoute
@@ -284,6 +324,7 @@ export interface FileRoutesById {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
+  '/auditor/dashboard': typeof AuditorDashboardRoute
   '/developer/chats': typeof DeveloperChatsRoute
   '/developer/dashboard': typeof DeveloperDashboardRoute
   '/developer/update-bugs': typeof DeveloperUpdateBugsRoute
@@ -294,14 +335,17 @@ export interface FileRoutesById {
   '/tester/my-bugs': typeof TesterMyBugsRoute
   '/tester/report-bug': typeof TesterReportBugRoute
   '/admin/': typeof AdminIndexRoute
+  '/auditor/': typeof AuditorIndexRoute
   '/developer/': typeof DeveloperIndexRoute
   '/profile/': typeof ProfileIndexRoute
   '/tester/': typeof TesterIndexRoute
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
+  '/auditor/bugs/$bugId': typeof AuditorBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
   '/tester/bug/$bugId': typeof TesterBugBugIdRoute
   '/tester/edit-bug/$bugId': typeof TesterEditBugBugIdRoute
   '/admin/bugs/': typeof AdminBugsIndexRoute
+  '/auditor/bugs/': typeof AuditorBugsIndexRoute
   '/developer/assigned-bugs/': typeof DeveloperAssignedBugsIndexRoute
 }
 export interface FileRouteTypes {
@@ -309,6 +353,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/admin'
+    | '/auditor'
     | '/developer'
     | '/landing'
     | '/login'
@@ -320,6 +365,7 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/update-bug'
     | '/admin/users'
+    | '/auditor/dashboard'
     | '/developer/chats'
     | '/developer/dashboard'
     | '/developer/update-bugs'
@@ -330,14 +376,17 @@ export interface FileRouteTypes {
     | '/tester/my-bugs'
     | '/tester/report-bug'
     | '/admin/'
+    | '/auditor/'
     | '/developer/'
     | '/profile/'
     | '/tester/'
     | '/admin/bugs/$bugId'
+    | '/auditor/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
     | '/tester/bug/$bugId'
     | '/tester/edit-bug/$bugId'
     | '/admin/bugs/'
+    | '/auditor/bugs/'
     | '/developer/assigned-bugs/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -350,6 +399,7 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/update-bug'
     | '/admin/users'
+    | '/auditor/dashboard'
     | '/developer/chats'
     | '/developer/dashboard'
     | '/developer/update-bugs'
@@ -360,19 +410,23 @@ export interface FileRouteTypes {
     | '/tester/my-bugs'
     | '/tester/report-bug'
     | '/admin'
+    | '/auditor'
     | '/developer'
     | '/profile'
     | '/tester'
     | '/admin/bugs/$bugId'
+    | '/auditor/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
     | '/tester/bug/$bugId'
     | '/tester/edit-bug/$bugId'
     | '/admin/bugs'
+    | '/auditor/bugs'
     | '/developer/assigned-bugs'
   id:
     | '__root__'
     | '/'
     | '/admin'
+    | '/auditor'
     | '/developer'
     | '/landing'
     | '/login'
@@ -384,6 +438,7 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/update-bug'
     | '/admin/users'
+    | '/auditor/dashboard'
     | '/developer/chats'
     | '/developer/dashboard'
     | '/developer/update-bugs'
@@ -394,20 +449,24 @@ export interface FileRouteTypes {
     | '/tester/my-bugs'
     | '/tester/report-bug'
     | '/admin/'
+    | '/auditor/'
     | '/developer/'
     | '/profile/'
     | '/tester/'
     | '/admin/bugs/$bugId'
+    | '/auditor/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
     | '/tester/bug/$bugId'
     | '/tester/edit-bug/$bugId'
     | '/admin/bugs/'
+    | '/auditor/bugs/'
     | '/developer/assigned-bugs/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AdminRoute: typeof AdminRouteWithChildren
+  AuditorRoute: typeof AuditorRouteWithChildren
   DeveloperRoute: typeof DeveloperRouteWithChildren
   LandingRoute: typeof LandingRoute
   LoginRoute: typeof LoginRoute
@@ -430,6 +489,13 @@ declare module '@tanstack/react-router' {
       path: '/admin'
       fullPath: '/admin'
       preLoaderRoute: typeof AdminRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/auditor': {
+      id: '/auditor'
+      path: '/auditor'
+      fullPath: '/auditor'
+      preLoaderRoute: typeof AuditorRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/developer': {
@@ -515,6 +581,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/admin/users'
       preLoaderRoute: typeof AdminUsersRouteImport
       parentRoute: typeof AdminRoute
+    }
+    '/auditor/': {
+      id: '/auditor/'
+      path: '/'
+      fullPath: '/auditor/'
+      preLoaderRoute: typeof AuditorIndexRouteImport
+      parentRoute: typeof AuditorRoute
+    }
+    '/auditor/dashboard': {
+      id: '/auditor/dashboard'
+      path: '/dashboard'
+      fullPath: '/auditor/dashboard'
+      preLoaderRoute: typeof AuditorDashboardRouteImport
+      parentRoute: typeof AuditorRoute
     }
     '/developer/': {
       id: '/developer/'
@@ -614,6 +694,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminBugsBugIdRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/auditor/bugs/': {
+      id: '/auditor/bugs/'
+      path: '/bugs'
+      fullPath: '/auditor/bugs/'
+      preLoaderRoute: typeof AuditorBugsIndexRouteImport
+      parentRoute: typeof AuditorRoute
+    }
+    '/auditor/bugs/$bugId': {
+      id: '/auditor/bugs/$bugId'
+      path: '/bugs/$bugId'
+      fullPath: '/auditor/bugs/$bugId'
+      preLoaderRoute: typeof AuditorBugsBugIdRouteImport
+      parentRoute: typeof AuditorRoute
+    }
     '/developer/assigned-bugs/': {
       id: '/developer/assigned-bugs/'
       path: '/assigned-bugs'
@@ -668,6 +762,23 @@ const AdminRouteChildren: AdminRouteChildren = {
 }
 
 const AdminRouteWithChildren = AdminRoute._addFileChildren(AdminRouteChildren)
+
+interface AuditorRouteChildren {
+  AuditorDashboardRoute: typeof AuditorDashboardRoute
+  AuditorIndexRoute: typeof AuditorIndexRoute
+  AuditorBugsBugIdRoute: typeof AuditorBugsBugIdRoute
+  AuditorBugsIndexRoute: typeof AuditorBugsIndexRoute
+}
+
+const AuditorRouteChildren: AuditorRouteChildren = {
+  AuditorDashboardRoute: AuditorDashboardRoute,
+  AuditorIndexRoute: AuditorIndexRoute,
+  AuditorBugsBugIdRoute: AuditorBugsBugIdRoute,
+  AuditorBugsIndexRoute: AuditorBugsIndexRoute,
+}
+
+const AuditorRouteWithChildren =
+  AuditorRoute._addFileChildren(AuditorRouteChildren)
 
 interface DeveloperRouteChildren {
   DeveloperChatsRoute: typeof DeveloperChatsRoute
@@ -732,6 +843,7 @@ const TesterRouteWithChildren =
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AdminRoute: AdminRouteWithChildren,
+  AuditorRoute: AuditorRouteWithChildren,
   DeveloperRoute: DeveloperRouteWithChildren,
   LandingRoute: LandingRoute,
   LoginRoute: LoginRoute,

@@ -9,6 +9,7 @@ import {
 import { Hono } from 'hono';
 import { createAuthRoutes } from './auth/auth.routes.js';
 import { createMfaRoutes } from './auth/mfa.routes.js';
+import { readOnlyRoles } from './auth/read-only-roles.js';
 import { createBugRoutes } from './bugs/bugs.routes.js';
 import { createChatRoutes } from './chats/chats.routes.js';
 import type { WriteApiDeps } from './deps.js';
@@ -25,6 +26,8 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   // CORS (preflights answered here, for read paths too) and the security headers on every answer.
   app.use('*', httpSecurity(deps.config));
   app.use('*', rejectInvalidCharacters());
+  // Auditors change nothing: their commands are refused here, before any body is read or kept.
+  app.use('*', readOnlyRoles(deps.tokens));
   // Profile images are stored as paths and answered as links from PUBLIC_URL (or this request's origin).
   app.use('*', absoluteProfileImages(deps.config));
   // Idempotency-Key: the same request again gets the first answer. Inside the link rewrite,

@@ -21,13 +21,15 @@ export const bugDefaults = {
 
 /**
  * Spec section 4: admin and developer screens show Open as Pending and Closed as
- * Resolved; tester screens show the stored words. Input accepts every spelling
- * (`statusFromInput`), so a screen may send the word it shows.
+ * Resolved (auditor screens too: they are the admin's pages, read-only); tester
+ * screens show the stored words. Input accepts every spelling (`statusFromInput`),
+ * so a screen may send the word it shows.
  */
 export const statusDisplayNames = {
   admin: { Open: 'Pending', 'In Progress': 'In Progress', Closed: 'Resolved' },
   developer: { Open: 'Pending', 'In Progress': 'In Progress', Closed: 'Resolved' },
   tester: { Open: 'Open', 'In Progress': 'In Progress', Closed: 'Closed' },
+  auditor: { Open: 'Pending', 'In Progress': 'In Progress', Closed: 'Resolved' },
 } as const satisfies Readonly<Record<Role, Readonly<Record<BugStatus, string>>>>;
 
 export type StatusDisplayName<R extends Role = Role> = (typeof statusDisplayNames)[R][BugStatus];

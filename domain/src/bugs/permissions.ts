@@ -1,4 +1,5 @@
 import type { Actor } from '../core/event.js';
+import { rolePermissions } from '../users/permissions.js';
 
 /** What a permission needs to know of a bug (from its state or its read-model row). */
 export type BugAccessFacts = Readonly<{ reporterId: string; assigneeIds: readonly string[]; deleted: boolean }>;
@@ -8,16 +9,16 @@ export type BugAccessFacts = Readonly<{ reporterId: string; assigneeIds: readonl
  * the web client uses the same functions only to hide what would be refused.
  */
 export const bugPermissions = {
-  /** Open the detail: admin any; tester own reports; developer assigned bugs. */
+  /** Open the detail: admin and auditor any; tester own reports; developer assigned bugs. */
   canView(actor: Actor, bug: BugAccessFacts): boolean {
     if (bug.deleted) return false;
-    if (actor.role === 'admin') return true;
+    if (rolePermissions.readsEverything(actor)) return true;
     if (actor.role === 'tester') return bug.reporterId === actor.id;
     return bug.assigneeIds.includes(actor.id);
   },
-  /** The audit history: like canView, and admins also for deleted bugs. */
+  /** The audit history: like canView, and admins and auditors also for deleted bugs. */
   canViewHistory(actor: Actor, bug: BugAccessFacts): boolean {
-    if (actor.role === 'admin') return true;
+    if (rolePermissions.readsEverything(actor)) return true;
     return bugPermissions.canView(actor, bug);
   },
   canReport(actor: Actor): boolean {

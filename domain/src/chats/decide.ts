@@ -1,5 +1,7 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { assertNever, type Command, type Decider } from '../core/event.js';
+import { rolePermissions } from '../users/permissions.js';
+import { userMessages } from '../users/user-vocabulary.js';
 import { type ActiveChat, type ChatEvent, type ChatState, evolveChat, initialChatState } from './chat.js';
 import {
   type AiAssistantSettings,
@@ -46,9 +48,11 @@ export type ChatCommand = CreateChat | UpdateChat | DeleteChat | JoinChat;
 const uniq = (ids: readonly string[]) => [...new Set(ids)];
 const minus = (a: readonly string[], b: readonly string[]) => a.filter((x) => !b.includes(x));
 
+/** The acting user; auditors read but never create, change or join chats. */
 function actorId(command: Command): string {
   const actor = command.metadata.actor;
   if (!actor) throw new ForbiddenError('Sign in to use chats');
+  if (rolePermissions.isReadOnly(actor)) throw new ForbiddenError(userMessages.readOnlyRole);
   return actor.id;
 }
 

@@ -1,5 +1,7 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { assertNever, type Command, type Decider } from '../core/event.js';
+import { rolePermissions } from '../users/permissions.js';
+import { userMessages } from '../users/user-vocabulary.js';
 import type { ChatMessageEvent, ChatState } from './chat.js';
 import { type AiModel, type Attachment, chatLimits, chatMessages } from './chat.schemas.js';
 import { visibleChat } from './decide.js';
@@ -32,9 +34,11 @@ export type TimelineCommand = SendMessage | DeleteMessage | MarkChatRead | PostA
 
 const uniq = (ids: readonly string[]) => [...new Set(ids)];
 
+/** The acting user; auditors neither send, delete nor mark messages. */
 function userOf(command: TimelineCommand): string {
   const actor = command.metadata.actor;
   if (!actor) throw new ForbiddenError('Sign in to use chats');
+  if (rolePermissions.isReadOnly(actor)) throw new ForbiddenError(userMessages.readOnlyRole);
   return actor.id;
 }
 

@@ -22,7 +22,8 @@ export type CommandMetadata = Readonly<{
   now: string;
 }>;
 
-export type Role = 'admin' | 'tester' | 'developer';
+/** `auditor` reads everything an admin reads and changes nothing (api.md "The auditor role"). */
+export type Role = 'admin' | 'tester' | 'developer' | 'auditor';
 export type Actor = Readonly<{ id: string; role: Role; name?: string }>;
 
 export type Command<Type extends string = string, Data = unknown> = Readonly<{

@@ -1,9 +1,10 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { assertNever, type Command, type Decider, type Role } from '../core/event.js';
+import { rolePermissions } from './permissions.js';
 import type { ProfileUpdated, UserEvent, UserState } from './user.js';
 import { evolveUser, initialUserState } from './user.js';
 import { userMessages } from './user.schemas.js';
-import { isValidEmail, normaliseEmail } from './validation.js';
+import { isValidEmail, normaliseEmail, resolveRole } from './validation.js';
 
 export type RegisterUser = Command<
   'RegisterUser',
@@ -13,7 +14,12 @@ export type UpdateProfile = Command<
   'UpdateProfile',
   { userId: string; name?: string; email?: string; profileImageURL?: string | null; passwordChanged?: boolean }
 >;
-export type UserCommand = RegisterUser | UpdateProfile;
+/**
+ * An admin gives a user another role. `adminIds` are the admins as the write side knows
+ * them when it decides (its credentials table, rows locked), so the last one cannot go.
+ */
+export type ChangeRole = Command<'ChangeRole', { userId: string; role: string; adminIds: readonly string[] }>;
+export type UserCommand = RegisterUser | UpdateProfile | ChangeRole;
 
 function register(command: RegisterUser, state: UserState): UserEvent[] {
   if (state.status !== 'empty') throw new ConflictError(userMessages.userExists);
@@ -60,12 +66,31 @@ function updateProfile(command: UpdateProfile, state: UserState): UserEvent[] {
   return events;
 }
 
+function changeRole(command: ChangeRole, state: UserState): UserEvent[] {
+  const actor = command.metadata.actor;
+  // The token's role may predate a demotion still in flight: the caller must be an admin now.
+  if (!actor || !rolePermissions.canChangeRoles(actor) || !command.data.adminIds.includes(actor.id)) {
+    throw new ForbiddenError(userMessages.cannotChangeRoles);
+  }
+  if (state.status !== 'registered') throw new NotFoundError('User not found');
+  const raw = command.data.role;
+  const role = typeof raw === 'string' && raw.trim() ? resolveRole(raw) : 'invalid';
+  if (role === 'invalid') throw ValidationError.field('role', userMessages.roleInvalid);
+  if (role === state.role) return [];
+  if (state.role === 'admin' && !command.data.adminIds.some((id) => id !== state.id)) {
+    throw ValidationError.field('role', userMessages.lastAdmin);
+  }
+  return [{ type: 'UserRoleChanged', data: { userId: state.id, from: state.role, to: role } }];
+}
+
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
     case 'RegisterUser':
       return register(command, state);
     case 'UpdateProfile':
       return updateProfile(command, state);
+    case 'ChangeRole':
+      return changeRole(command, state);
     default:
       return assertNever(command);
   }

@@ -1,9 +1,11 @@
+import type { Role } from '../core/event.js';
+
 /** A user as every answer shows it: both spellings of the image field, same value. */
 export type UserDto = {
   _id: string;
   name: string;
   email?: string;
-  role?: 'admin' | 'tester' | 'developer';
+  role?: Role;
   profileImageURL: string | null;
   profileImageUrl: string | null;
 };
@@ -12,7 +14,7 @@ export function toUserDto(user: {
   id: string;
   name: string;
   email?: string;
-  role?: 'admin' | 'tester' | 'developer';
+  role?: Role;
   profileImageURL: string | null;
 }): UserDto {
   return {

@@ -4,16 +4,20 @@ import type { Role } from '../core/event.js';
  * Roles and the signup/login texts, with no schema library: the browser loads this
  * through `@bugtrail/domain/vocabulary`; `user.schemas.ts` builds its zod enum from it.
  */
-export const roles = ['admin', 'tester', 'developer'] as const satisfies readonly Role[];
+export const roles = ['admin', 'tester', 'developer', 'auditor'] as const satisfies readonly Role[];
 
 /** How screens name a role (the signup dropdown, the sidebar). */
 export const roleDisplayNames = {
   admin: 'Admin',
   tester: 'Tester',
   developer: 'Developer',
+  auditor: 'Auditor',
 } as const satisfies Readonly<Record<Role, string>>;
 
-/** The signup dropdown's order (spec section 2): Tester (the default), Developer, Admin. */
+/**
+ * The signup dropdown's order (spec section 2): Tester (the default), Developer, Admin.
+ * Never the auditor: only an admin grants that role.
+ */
 export const signupRoles = ['tester', 'developer', 'admin'] as const satisfies readonly Role[];
 
 export const userMessages = {
@@ -30,6 +34,10 @@ export const userMessages = {
   nameTooLong: 'Name cannot exceed 100 characters',
   currentPasswordRequired: 'Current password is required',
   currentPasswordIncorrect: 'Current password is incorrect',
+  roleInvalid: 'Role must be one of admin, tester, developer, auditor',
+  lastAdmin: 'At least one admin must remain',
+  cannotChangeRoles: 'Only an admin can change roles',
+  readOnlyRole: 'Auditors can read everything but change nothing',
 } as const;
 
 /** The basic email pattern the spec's forms use. */

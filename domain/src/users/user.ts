@@ -1,10 +1,16 @@
 import type { Event, Role } from '../core/event.js';
-import type { PasswordChangedData, ProfileUpdatedData, UserRegisteredData } from './user.schemas.js';
+import type {
+  PasswordChangedData,
+  ProfileUpdatedData,
+  UserRegisteredData,
+  UserRoleChangedData,
+} from './user.schemas.js';
 
 export type UserRegistered = Event<'UserRegistered', UserRegisteredData>;
 export type ProfileUpdated = Event<'ProfileUpdated', ProfileUpdatedData>;
 export type PasswordChanged = Event<'PasswordChanged', PasswordChangedData>;
-export type UserEvent = UserRegistered | ProfileUpdated | PasswordChanged;
+export type UserRoleChanged = Event<'UserRoleChanged', UserRoleChangedData>;
+export type UserEvent = UserRegistered | ProfileUpdated | PasswordChanged | UserRoleChanged;
 
 export type UserState =
   | Readonly<{ status: 'empty' }>
@@ -44,6 +50,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     }
     case 'PasswordChanged':
       return state;
+    case 'UserRoleChanged':
+      return state.status === 'registered' ? { ...state, role: event.data.to } : state;
     default:
       return state;
   }

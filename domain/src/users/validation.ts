@@ -1,5 +1,6 @@
 import type { FieldIssue } from '../core/errors.js';
-import { emailPattern, type roles, userMessages } from './user-vocabulary.js';
+import type { Role } from '../core/event.js';
+import { emailPattern, roles, signupRoles, userMessages } from './user-vocabulary.js';
 
 export type RegistrationInput = {
   name?: unknown;
@@ -44,11 +45,17 @@ export function validateRegistration(input: RegistrationInput): FieldIssue[] {
 }
 
 /** Role defaults to tester; anything that is not a known role is refused by the schema. */
-export function resolveRole(role: unknown): (typeof roles)[number] | 'invalid' {
+export function resolveRole(role: unknown): Role | 'invalid' {
   if (role === undefined || role === null || role === '') return 'tester';
   if (typeof role !== 'string') return 'invalid';
   const lower = role.trim().toLowerCase();
-  return lower === 'admin' || lower === 'tester' || lower === 'developer' ? lower : 'invalid';
+  return (roles as readonly string[]).includes(lower) ? (lower as Role) : 'invalid';
+}
+
+/** A role signup offers (never the auditor: only an admin grants it), or 'invalid'. */
+export function resolveSignupRole(role: unknown): (typeof signupRoles)[number] | 'invalid' {
+  const resolved = resolveRole(role);
+  return (signupRoles as readonly string[]).includes(resolved) ? (resolved as (typeof signupRoles)[number]) : 'invalid';
 }
 
 export function normaliseEmail(email: string): string {

@@ -1,5 +1,5 @@
 import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
-import { type Actor, type Role, UnauthorizedError } from '@bugtrail/domain';
+import { type Actor, type Role, roles, UnauthorizedError } from '@bugtrail/domain';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
@@ -71,11 +71,11 @@ export class TokenService {
       throw new UnauthorizedError('Not authorized, token failed');
     }
     const { sub, role, iat_ms: iatMs } = claims;
-    if (!sub || (role !== 'admin' && role !== 'tester' && role !== 'developer') || typeof iatMs !== 'number') {
+    if (!sub || !(roles as readonly unknown[]).includes(role) || typeof iatMs !== 'number') {
       throw new UnauthorizedError('Not authorized, token failed');
     }
     if (iatMs <= (this.revokedBefore.get(sub) ?? 0)) throw new UnauthorizedError('Token revoked');
-    return { id: sub, role };
+    return { id: sub, role: role as Role };
   }
 
   /** Every token of the user issued up to now stops working, on every replica. */

@@ -1,4 +1,4 @@
-import type { ProfileUpdatedData, UserRegisteredData } from '@bugtrail/domain';
+import type { ProfileUpdatedData, UserRegisteredData, UserRoleChangedData } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { chunks } from '../runtime/chunks.js';
@@ -31,14 +31,16 @@ export const usersProjection: Projection = {
   },
 
   async apply(events: readonly RecordedEvent[], { db, schema, topics }) {
-    const relevant = events.filter((e) => e.type === 'UserRegistered' || e.type === 'ProfileUpdated');
+    const relevant = events.filter(
+      (e) => e.type === 'UserRegistered' || e.type === 'ProfileUpdated' || e.type === 'UserRoleChanged',
+    );
     if (relevant.length === 0) return;
     // Fold the batch in memory over the rows it touches, then write each row once.
     const touched = new Map<string, UserRow>();
     const missing = new Set<string>();
     for (const event of relevant) {
       const id = (event.data as { userId: string }).userId;
-      if (event.type === 'ProfileUpdated' && !touched.has(id)) missing.add(id);
+      if (event.type !== 'UserRegistered' && !touched.has(id)) missing.add(id);
     }
     if (missing.size > 0) {
       const rows = await db
@@ -61,6 +63,11 @@ export const usersProjection: Projection = {
           created_at: event.metadata.occurredAt,
           updated_at: event.metadata.occurredAt,
         });
+      } else if (event.type === 'UserRoleChanged') {
+        const d = event.data as UserRoleChangedData;
+        const row = touched.get(d.userId);
+        if (!row) continue;
+        touched.set(d.userId, { ...row, role: d.to, updated_at: event.metadata.occurredAt });
       } else {
         const d = event.data as ProfileUpdatedData;
         const row = touched.get(d.userId);
@@ -85,6 +92,7 @@ export const usersProjection: Projection = {
           oc.column('id').doUpdateSet((eb) => ({
             name: eb.ref('excluded.name'),
             email: eb.ref('excluded.email'),
+            role: eb.ref('excluded.role'),
             profile_image_url: eb.ref('excluded.profile_image_url'),
             updated_at: eb.ref('excluded.updated_at'),
           })),

@@ -11,7 +11,7 @@ export const auditOperations: RouteSpec[] = [
     path: '/verify',
     summary: 'Check every stream’s hash chain and revisions over the whole store',
     tags,
-    roles: ['admin'],
+    roles: ['admin', 'auditor'],
     responses: {
       200: { description: 'ok, counts, and every break by stream and revision', schema: verifyAnswerSchema },
       403: forbiddenAnswer,
@@ -24,7 +24,7 @@ export const auditOperations: RouteSpec[] = [
     description:
       'One `{ position, stream, revision, type, data, metadata, hash }` a line; continue with `after` set to the last line’s position.',
     tags,
-    roles: ['admin'],
+    roles: ['admin', 'auditor'],
     query: auditEventsQuery,
     responses: {
       200: { description: 'application/x-ndjson, streamed', contentType: 'application/x-ndjson' },

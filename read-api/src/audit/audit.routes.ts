@@ -14,7 +14,7 @@ const encoder = new TextEncoder();
  */
 export function createAuditRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps.tokens), requireRole('admin'));
+  app.use('*', requireAuth(deps.tokens), requireRole('admin', 'auditor'));
 
   app.get('/verify', async (c) => c.json(await verifyStore(deps.store)));
 

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import {
   allViewableSchema,
   bugAtSchema,
+  bugCompareSchema,
   bugListSchema,
   dashboardSchema,
   historyQuery,
@@ -33,7 +34,8 @@ const dashboard = (role: 'admin' | 'tester' | 'developer'): RouteSpec => ({
   path: `/${role}-dashboard`,
   summary: `The ${role} dashboard: statistics, charts and the 10 newest bugs of the caller's scope`,
   tags: ['dashboards'],
-  roles: [role],
+  // Auditors read the admin's dashboard.
+  roles: role === 'admin' ? ['admin', 'auditor'] : [role],
   responses: { 200: { description: 'Dashboard', schema: dashboardSchema }, 403: forbiddenAnswer },
 });
 
@@ -41,7 +43,7 @@ export const bugReadOperations: RouteSpec[] = [
   {
     method: 'get',
     path: '/',
-    summary: "The caller's bugs (admin all, tester reported, developer assigned), newest first",
+    summary: "The caller's bugs (admin and auditor all, tester reported, developer assigned), newest first",
     tags,
     query: listQuery,
     responses: {
@@ -71,7 +73,7 @@ export const bugReadOperations: RouteSpec[] = [
     path: '/assigned',
     summary: 'Bugs assigned to the caller',
     tags,
-    roles: ['developer', 'admin'],
+    roles: ['developer', 'admin', 'auditor'],
     query: listQuery,
     responses: {
       200: { description: 'Bare array', schema: z.array(bugDtoSchema), headers: nextCursorHeader },
@@ -82,9 +84,9 @@ export const bugReadOperations: RouteSpec[] = [
   {
     method: 'get',
     path: '/user/{id}',
-    summary: 'Bugs a user reported (admin: anyone; tester: own id only)',
+    summary: 'Bugs a user reported (admin and auditor: anyone; tester: own id only)',
     tags,
-    roles: ['admin', 'tester'],
+    roles: ['admin', 'auditor', 'tester'],
     params: idParam,
     query: listQuery,
     responses: {
@@ -112,14 +114,17 @@ export const bugReadOperations: RouteSpec[] = [
   {
     method: 'get',
     path: '/{id}/history',
-    summary: "The bug's audit history (admins also of deleted bugs); with ?at, the bug as it was then",
+    summary:
+      "The bug's audit history (admins also of deleted bugs); with ?at, the bug as it was then; with ?from&to, two moments compared",
+    description:
+      "With `from` and `to` (both, and without `at`): `{ from, to, changes }`, the bug at each moment (null when it did not exist yet) and the fields that differ, named by the bug form's labels. 404 when the bug existed at neither.",
     tags,
     params: idParam,
     query: historyQuery,
     responses: {
       200: {
-        description: 'Every event in order, or (with ?at) the bug',
-        schema: z.union([historySchema, bugAtSchema]),
+        description: 'Every event in order, or (with ?at) the bug, or (with ?from&to) the comparison',
+        schema: z.union([historySchema, bugAtSchema, bugCompareSchema]),
       },
       400: invalidAnswer,
       403: forbiddenAnswer,

@@ -9,6 +9,7 @@ import {
   NotFoundError,
   parseStatusFilter,
   type Role,
+  rolePermissions,
   streams,
   ValidationError,
 } from '@bugtrail/domain';
@@ -26,6 +27,7 @@ import {
 import { type Context, Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
 import { historyQuery, listQuery } from './bugs.schemas.js';
+import { compareBug } from './compare.js';
 import { bugAt, bugHistory } from './history.js';
 import { dashboardAnswer, statusSummary, toListRow } from './shapes.js';
 
@@ -33,7 +35,7 @@ export const LIST_LIMIT_MAX = 100;
 
 /** The bugs a role's lists, summaries and dashboards cover (api.md "who sees what"). */
 export function roleScope(actor: Actor): BugScope {
-  if (actor.role === 'admin') return { kind: 'all' };
+  if (rolePermissions.readsEverything(actor)) return { kind: 'all' };
   if (actor.role === 'tester') return { kind: 'reporter', id: actor.id };
   return { kind: 'assignee', id: actor.id };
 }
@@ -95,7 +97,7 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     return withSummary(c, scope, scope, actor.role === 'tester' ? actor.id : undefined);
   });
 
-  app.get('/assigned', requireRole('developer', 'admin'), async (c) => {
+  app.get('/assigned', requireRole('developer', 'admin', 'auditor'), async (c) => {
     const page = await list(c, deps, { kind: 'assignee', id: c.var.actor.id }, listOptions(c));
     return c.json(page.bugs);
   });
@@ -117,21 +119,24 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     const [counts, recent] = await Promise.all([countBugs(deps.db, scope), listBugs(deps.db, { scope, limit: 10 })]);
     return c.json(dashboardAnswer(role, counts, recent.bugs));
   };
-  app.get('/admin-dashboard', requireRole('admin'), dashboard('admin'));
+  // Auditors read the admin's dashboard (api.md "The auditor role").
+  app.get('/admin-dashboard', requireRole('admin', 'auditor'), dashboard('admin'));
   app.get('/tester-dashboard', requireRole('tester'), dashboard('tester'));
   app.get('/developer-dashboard', requireRole('developer'), dashboard('developer'));
 
   app.get('/:id/history', async (c) => {
     const actor = c.var.actor;
     const id = c.req.param('id');
-    const query = readQuery(c, historyQuery);
     const events = await deps.store.readStream(streams.bug(id));
     let state: BugState = { kind: 'empty' };
     for (const e of events) state = evolveBug(state, e as never);
-    if (state.kind !== 'reported' || (state.deleted && actor.role !== 'admin')) {
+    if (state.kind !== 'reported' || (state.deleted && !rolePermissions.readsEverything(actor))) {
       throw new NotFoundError(bugMessages.notFound);
     }
     if (!bugPermissions.canViewHistory(actor, state)) throw new ForbiddenError(bugMessages.noPermissionToView);
+    // Who may see the bug first: a stranger learns nothing from how their query is refused.
+    const query = readQuery(c, historyQuery);
+    if (query.from !== undefined || query.to !== undefined) return c.json(await compareBug(deps, events, query));
     if (query.at) {
       const then = await bugAt(deps, events, query.at);
       if (!then) throw new NotFoundError('Bug did not exist at that time');

@@ -44,6 +44,18 @@ export const historyQuery = z.object({
     .refine(isIsoInstant, 'at must be an ISO 8601 time')
     .optional()
     .describe('Answer the bug as it was at this time instead of the event list'),
+  from: z
+    .string()
+    .max(40)
+    .refine(isIsoInstant, 'from must be an ISO 8601 time')
+    .optional()
+    .describe('With `to`: compare the bug as it was at this time with the bug at `to`'),
+  to: z
+    .string()
+    .max(40)
+    .refine(isIsoInstant, 'to must be an ISO 8601 time')
+    .optional()
+    .describe('With `from`: the second moment of the comparison'),
 });
 
 export const statusSummarySchema = z.object({
@@ -146,4 +158,18 @@ export const historySchema = z.object({
 
 export const bugAtSchema = bugDtoSchema.extend({
   deleted: z.boolean().optional().describe('True when the bug had been deleted by then'),
+});
+
+export const bugChangeSchema = z.object({
+  field: z
+    .string()
+    .describe("The bug form's label: Title, Description, Priority, …, Assign To, Checklist, Attachments"),
+  from: z.unknown().describe('The value at `from`, as the bug answer spells it (null when the bug did not exist yet)'),
+  to: z.unknown().describe('The value at `to`'),
+});
+
+export const bugCompareSchema = z.object({
+  from: bugAtSchema.nullable().describe('The bug at `from`; null when it did not exist yet'),
+  to: bugAtSchema.nullable().describe('The bug at `to`; null when it did not exist yet'),
+  changes: z.array(bugChangeSchema).describe('Only the fields that differ, in the order of the bug form'),
 });

@@ -1,4 +1,4 @@
-import type { Actor } from '@bugtrail/domain';
+import { type Actor, rolePermissions } from '@bugtrail/domain';
 import { isInAudience, type Topic } from './topics.js';
 
 /**
@@ -31,10 +31,10 @@ export class TopicFilterRegistry {
 
 /** api.md "who sees what", for the bug and user topics. */
 export function registerDefaultTopicFilters(registry: TopicFilterRegistry): void {
-  // An admin sees every bug; others only bugs in their lists before or after the change.
-  registry.register('bug', (actor, topic) => actor.role === 'admin' || isInAudience(actor.id, topic));
+  // Admins and auditors see every bug; others only bugs in their lists before or after the change.
+  registry.register('bug', (actor, topic) => rolePermissions.readsEverything(actor) || isInAudience(actor.id, topic));
   // A tester's all-viewable list shows every row; a developer's lists never show foreign bugs.
-  registry.register('bugs', (actor) => actor.role === 'admin' || actor.role === 'tester');
+  registry.register('bugs', (actor) => rolePermissions.readsEverything(actor) || actor.role === 'tester');
   registry.register('user', () => true);
   registry.register('users', () => true);
   // Participants only, admins included (ADR 004); the chat feature may refine it.

@@ -8,6 +8,7 @@ const reporter: Actor = { id: 't1', role: 'tester' };
 const otherTester: Actor = { id: 't2', role: 'tester' };
 const assignee: Actor = { id: 'd1', role: 'developer' };
 const otherDeveloper: Actor = { id: 'd2', role: 'developer' };
+const auditor: Actor = { id: 'au1', role: 'auditor' };
 
 describe('parseTopic', () => {
   it('splits kind, id and audience, and names the topic without its audience', () => {
@@ -45,6 +46,12 @@ describe('the default topic filters (api.md "who sees what")', () => {
 
   it('bugs: admins and testers, never developers', () => {
     expect([admin, reporter, assignee].map((a) => sees(a, 'bugs'))).toEqual([true, true, false]);
+  });
+
+  it('auditors hear every bug topic an admin hears', () => {
+    for (const topic of ['bug:b1|t1,d1', 'bug:b2|', 'bug:b3', 'bugs', 'users', 'user:t1']) {
+      expect(sees(auditor, topic), topic).toBe(sees(admin, topic));
+    }
   });
 
   it('user and users: everyone', () => {

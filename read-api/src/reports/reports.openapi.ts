@@ -7,7 +7,7 @@ const exportOperation = (what: 'bugs' | 'users', file: string): RouteSpec => ({
   path: `/export/${what}`,
   summary: `Export ${what} as a spreadsheet (${file})`,
   tags: ['reports'],
-  roles: ['admin'],
+  roles: ['admin', 'auditor'],
   responses: {
     200: {
       description: 'xlsx, streamed (Content-Disposition: attachment)',

@@ -8,10 +8,10 @@ const PAGE = 1000;
 
 const date = (iso: string | null) => (iso ? new Date(iso) : '');
 
-/** GET /api/reports/export/bugs and /users (admin): xlsx, streamed page by page. */
+/** GET /api/reports/export/bugs and /users (admin, auditor): xlsx, streamed page by page. */
 export function createReportsRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps.tokens), requireRole('admin'));
+  app.use('*', requireAuth(deps.tokens), requireRole('admin', 'auditor'));
 
   app.get('/export/bugs', () => {
     async function* rows() {

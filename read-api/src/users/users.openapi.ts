@@ -30,7 +30,7 @@ export const usersOperations: RouteSpec[] = [
   {
     method: 'get',
     path: '/',
-    summary: 'Team list (admin: every user with task counters) or directory (others)',
+    summary: 'Team list (admin and auditor: every user with task counters) or directory (others)',
     tags,
     responses: {
       200: { description: 'Bare array', schema: z.array(z.union([teamMember, userDtoSchema])) },
@@ -39,15 +39,15 @@ export const usersOperations: RouteSpec[] = [
   {
     method: 'get',
     path: '/developers',
-    summary: 'Every developer (assign pickers)',
+    summary: 'Every developer (assign pickers; never an auditor)',
     tags,
-    roles: ['admin', 'tester'],
+    roles: ['admin', 'auditor', 'tester'],
     responses: { 200: { description: 'Bare array', schema: z.array(userDtoSchema) }, 403: forbiddenAnswer },
   },
   {
     method: 'get',
     path: '/{id}',
-    summary: 'One user (email only for admins and the user themself)',
+    summary: 'One user (email only for admins, auditors and the user themself)',
     tags,
     params: idParam,
     responses: { 200: { description: 'The user', schema: userDtoSchema }, 404: notFoundAnswer },

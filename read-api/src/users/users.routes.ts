@@ -1,4 +1,4 @@
-import { NotFoundError, toUserDto } from '@bugtrail/domain';
+import { NotFoundError, rolePermissions, toUserDto } from '@bugtrail/domain';
 import { type AuthEnv, requireAuth, requireRole } from '@bugtrail/platform';
 import { countUserBugs, findUser, listDevelopers, listUsers, noUserBugCounts, type UserRow } from '@bugtrail/projector';
 import { Hono } from 'hono';
@@ -25,7 +25,7 @@ export function createUsersRoutes(deps: ReadApiDeps) {
 
   app.get('/', async (c) => {
     const rows = await listUsers(deps.db);
-    if (c.var.actor.role === 'admin') {
+    if (rolePermissions.readsEverything(c.var.actor)) {
       // The team list: everyone with their task counters, from the bug counters.
       const counts = await countUserBugs(
         deps.db,
@@ -42,8 +42,8 @@ export function createUsersRoutes(deps: ReadApiDeps) {
     );
   });
 
-  // The assign-developers pickers (admin, tester).
-  app.get('/developers', requireRole('admin', 'tester'), async (c) => {
+  // The assign-developers pickers (admin, tester; auditors read what admins read). Developers only.
+  app.get('/developers', requireRole('admin', 'auditor', 'tester'), async (c) => {
     const rows = await listDevelopers(deps.db);
     return c.json(
       rows.map((r) => toUserDto({ id: r.id, name: r.name, email: r.email, profileImageURL: r.profile_image_url })),
@@ -54,7 +54,7 @@ export function createUsersRoutes(deps: ReadApiDeps) {
     const row = await findUser(deps.db, c.req.param('id'));
     if (!row) throw new NotFoundError('User not found');
     const dto = userRowToDto(row);
-    if (c.var.actor.role !== 'admin' && c.var.actor.id !== row.id) {
+    if (!rolePermissions.readsEverything(c.var.actor) && c.var.actor.id !== row.id) {
       const { email: _email, ...rest } = dto;
       return c.json(rest);
     }

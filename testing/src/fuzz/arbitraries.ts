@@ -627,6 +627,17 @@ function idFor(op: Operation, name: string, world: World, caller: Caller): fc.Ar
     case 'users':
       mine = () => (me ? [me] : []);
       any = () => [...PRINCIPALS.map((p) => world.principal(p).id), ...world.userIds().slice(0, 50)];
+      if (op.path.endsWith('/role')) {
+        // A principal's role is who the caller is (the permission oracle reads it): roles
+        // change only for users the fuzz registered itself.
+        const others = () =>
+          world
+            .userIds()
+            .filter((id) => !world.principalById(id))
+            .slice(0, 50);
+        mine = others;
+        any = others;
+      }
       break;
     case 'chats': {
       const live = () => world.liveChats().filter((c) => !isDelete || !c.seeded);

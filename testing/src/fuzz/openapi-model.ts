@@ -107,7 +107,8 @@ export function buildOpenApiModel(document: JsonSchema): OpenApiModel {
       const answers = new Map<number, DocumentedAnswer>();
       for (const [status, answer] of Object.entries((op.responses ?? {}) as Record<string, JsonSchema>)) {
         const content = Object.entries((answer.content ?? {}) as Record<string, JsonSchema>)[0];
-        const isJson = content ? /json/i.test(content[0]) : false;
+        // application/json and +json types; not NDJSON (a stream of JSON lines, no one schema).
+        const isJson = content ? /^application\/(json|[\w.-]+\+json)\b/i.test(content[0]) : false;
         answers.set(Number(status), {
           status: Number(status),
           contentType: content?.[0] ?? null,

@@ -329,6 +329,10 @@ class FuzzRun {
     if (op.path.endsWith('/invite-codes') && typeof body?.code === 'string')
       world.remember(world.inviteCodes, body.code, 20);
     if (op.path.endsWith('/logout') && caller) await world.refresh(caller);
+    if (path === '/api/users/{id}/role' && id && typeof body?.user?.role === 'string') {
+      const user = world.users.get(id);
+      if (user) user.role = body.user.role;
+    }
     if (path === '/api/users/{id}' && isWrite && id) {
       const target = world.principalById(id);
       const sent = request.body?.kind === 'json' ? (request.body.value as Record<string, unknown>) : null;

@@ -35,7 +35,7 @@ type ChatListProps = {
   chats: Chat[] | undefined;
   isLoading: boolean;
   selectedId: string | null;
-  dashboard: '/admin/dashboard' | '/tester/dashboard' | '/developer/dashboard';
+  dashboard: '/admin/dashboard' | '/tester/dashboard' | '/developer/dashboard' | '/auditor/dashboard';
   onSelect: (id: string) => void;
   onCreate: () => void;
   now: Date;

@@ -2,6 +2,7 @@ import { CalendarClock, CalendarDays, CheckCircle2, Circle, Layers, Link as Link
 import type { ReactNode } from 'react';
 import { bugModule, bugTitle, checklistProgress, formatDate, formatDateTime, reporterName } from '../lib/format';
 import type { Bug, Role } from '../lib/types';
+import { AsOfBug } from './bug-activity/as-of-bug';
 import { Avatar } from './ui/avatar';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 import { Card, CardHeader } from './ui/card';
@@ -36,18 +37,26 @@ export function ProgressBar({ percent }: { percent: number }) {
   );
 }
 
-/** The read-only bug page body shared by the tester and developer details. */
-export function BugDetail({
-  bug,
-  viewAs,
-  actions,
-  showCompletion,
-}: {
+type BugDetailProps = {
   bug: Bug;
   viewAs: Role;
   actions?: ReactNode;
   showCompletion?: boolean;
-}) {
+};
+
+/**
+ * The read-only bug page body shared by the tester and developer details, with the
+ * bug's Activity below; with `?at=` it shows the bug as it was then (no actions).
+ */
+export function BugDetail(props: BugDetailProps) {
+  return (
+    <AsOfBug bug={props.bug} viewAs={props.viewAs}>
+      {(bug, isPast) => <BugDetailBody {...props} bug={bug} actions={isPast ? undefined : props.actions} />}
+    </AsOfBug>
+  );
+}
+
+function BugDetailBody({ bug, viewAs, actions, showCompletion }: BugDetailProps) {
   const percent = checklistProgress(bug.checklist);
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">

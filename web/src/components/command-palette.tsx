@@ -17,6 +17,7 @@ const extraPages: Record<Role, { to: string; label: string }[]> = {
   admin: [{ to: '/admin/create-bug', label: 'Create Bug' }],
   tester: [],
   developer: [],
+  auditor: [],
 };
 
 /** Ctrl/Cmd-K: jump to a bug by title, or to any page of the role. */

@@ -34,11 +34,17 @@ export const navByRole: Record<Role, NavEntry[]> = {
     { to: '/developer/update-bugs', label: 'Update Bug Status', icon: RefreshCw },
     { to: '/developer/chats', label: 'Chats', icon: MessageSquare },
   ],
+  // Read-only pages (api.md "The auditor role"): no chats, no forms.
+  auditor: [
+    { to: '/auditor/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+    { to: '/auditor/bugs', label: 'All Bugs', icon: ListChecks },
+  ],
 };
 
 /** Where a bug opens for each role. */
 export function bugPath(role: Role, id: string): string {
   if (role === 'admin') return `/admin/bugs/${id}`;
   if (role === 'tester') return `/tester/bug/${id}`;
+  if (role === 'auditor') return `/auditor/bugs/${id}`;
   return `/developer/assigned-bugs/${id}`;
 }

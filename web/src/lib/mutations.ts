@@ -1,7 +1,7 @@
 import { type QueryClient, type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from './api';
+import { api, setToken } from './api';
 import { notify as toast } from './notify';
-import type { Bug, BugPage, BugStatus, ChecklistItem } from './types';
+import type { Bug, BugPage, BugStatus, ChecklistItem, Role, TeamMember, User } from './types';
 
 /** Every cached copy of one bug (detail and list rows), patched the same way. */
 function patchBug(client: QueryClient, id: string, patch: (bug: Bug) => Bug) {
@@ -143,5 +143,31 @@ export function toggleChecklistItem(
       completedBy: completed ? { _id: user._id, name: user.name } : null,
       completedAt: completed ? now.toISOString() : null,
     };
+  });
+}
+
+/**
+ * PUT /api/users/{id}/role (admin). The user's sessions end (their token carried the old
+ * role); an admin who changed their own role gets a fresh token in the answer, kept here.
+ */
+export function useChangeRole() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, role }: { id: string; role: Role }) =>
+      api<{ user: User; token?: string }>(`/api/users/${encodeURIComponent(id)}/role`, {
+        method: 'PUT',
+        body: { role },
+      }),
+    onSuccess: (answer) => {
+      if (answer.token) {
+        setToken(answer.token);
+        void client.invalidateQueries({ queryKey: ['profile'] });
+      }
+      // The team list shows the new role at once; the refetch brings the rest.
+      client.setQueryData<TeamMember[]>(['users'], (team) =>
+        team?.map((member) => (member._id === answer.user._id ? { ...member, role: answer.user.role } : member)),
+      );
+      void client.invalidateQueries({ queryKey: ['users'] });
+    },
   });
 }

@@ -3,10 +3,14 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, getToken } from './api';
 import type { Role, User } from './types';
 
-export const roleHome: Record<Role, '/admin/dashboard' | '/tester/dashboard' | '/developer/dashboard'> = {
+export const roleHome: Record<
+  Role,
+  '/admin/dashboard' | '/tester/dashboard' | '/developer/dashboard' | '/auditor/dashboard'
+> = {
   admin: '/admin/dashboard',
   tester: '/tester/dashboard',
   developer: '/developer/dashboard',
+  auditor: '/auditor/dashboard',
 };
 
 export function isRole(value: unknown): value is Role {

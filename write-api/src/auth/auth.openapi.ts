@@ -1,4 +1,4 @@
-import { roleSchema } from '@bugtrail/domain';
+import { roleSchema, signupRoleSchema } from '@bugtrail/domain';
 import { errorAnswer, forbiddenAnswer, invalidAnswer, type RouteSpec, userDtoSchema } from '@bugtrail/platform';
 import { z } from 'zod';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
@@ -24,7 +24,7 @@ export const authOperations: RouteSpec[] = [
         name: 'Required',
         email: 'Required; a valid email address, unique',
         password: '8 to 128 characters',
-        role: roleSchema.optional().describe('Defaults to tester'),
+        role: signupRoleSchema.optional().describe('Defaults to tester; signup never offers auditor'),
         adminInviteToken: 'Required for the admin role: the configured code or a minted 6-digit one',
         profileImageURL: 'Empty, or an image this server stored (as returned by upload-image)',
         profileImageUrl: 'The same as profileImageURL (either spelling)',

@@ -3,7 +3,7 @@ import {
   type Actor,
   ForbiddenError,
   isValidEmail,
-  resolveRole,
+  resolveSignupRole,
   streams,
   toUserDto,
   UnauthorizedError,
@@ -53,7 +53,8 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     const body = await readJson(c, registerBody);
     const issues = validateRegistration(body);
     if (issues.length > 0) throw new ValidationError(issues[0]!.message, issues);
-    const role = resolveRole(body.role);
+    // Signup never offers the auditor role: only an admin grants it (PUT /api/users/{id}/role).
+    const role = resolveSignupRole(body.role);
     if (role === 'invalid') throw ValidationError.field('role', 'Role must be one of admin, tester, developer');
     const email = body.email!.trim().toLowerCase();
     const profileImageURL =

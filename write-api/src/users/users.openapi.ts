@@ -1,3 +1,4 @@
+import { roleSchema, userMessages } from '@bugtrail/domain';
 import {
   forbiddenAnswer,
   idParam,
@@ -8,9 +9,9 @@ import {
 } from '@bugtrail/platform';
 import { z } from 'zod';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
-import { profileBody } from './users.routes.js';
+import { profileBody, roleBody } from './users.routes.js';
 
-/** PUT and PATCH /api/users/{id} (users.routes.ts), relative to their mount at /api/users. */
+/** PUT and PATCH /api/users/{id}, PUT /api/users/{id}/role (users.routes.ts), relative to their mount at /api/users. */
 
 const updateProfile = (method: 'put' | 'patch'): RouteSpec => ({
   method,
@@ -42,4 +43,31 @@ const updateProfile = (method: 'put' | 'patch'): RouteSpec => ({
   },
 });
 
-export const userOperations: RouteSpec[] = [updateProfile('put'), updateProfile('patch')];
+const changeRole: RouteSpec = {
+  method: 'put',
+  path: '/{id}/role',
+  summary: "Change a user's role (admin only; an admin may change their own)",
+  description:
+    "Revokes the user's tokens issued so far (they carry the old role); an admin who changed their own role " +
+    'gets a fresh token. The same role again changes nothing.',
+  tags: ['users'],
+  roles: ['admin'],
+  params: idParam,
+  headers: idempotencyHeader,
+  body: {
+    schema: roleBody,
+    fields: { role: roleSchema.describe(`Any case. 400 "${userMessages.lastAdmin}" when it would leave no admin`) },
+  },
+  responses: {
+    200: {
+      description: 'Changed (a new token when the caller changed their own role)',
+      schema: z.object({ user: userDtoSchema, token: z.string().optional() }),
+      headers: positionHeaders,
+    },
+    400: invalidAnswer,
+    403: forbiddenAnswer,
+    404: notFoundAnswer,
+  },
+};
+
+export const userOperations: RouteSpec[] = [updateProfile('put'), updateProfile('patch'), changeRole];

@@ -13,7 +13,7 @@ import {
   validatePassword,
 } from '@bugtrail/domain';
 import type { Handled } from '@bugtrail/eventstore';
-import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
+import { type AuthEnv, readJson, requireAuth, requireRole } from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
@@ -39,6 +39,9 @@ export const profileBody = z.object({
   profileImageURL: z.string().max(2048).nullable().optional(),
   profileImageUrl: z.string().max(2048).nullable().optional(),
 });
+
+/** PUT /api/users/{id}/role: any text; the decider says which roles exist (400 otherwise). */
+export const roleBody = z.object({ role: z.string().max(100) });
 
 type RegisteredUser = Extract<UserState, { status: 'registered' }>;
 
@@ -187,5 +190,67 @@ export function createUserRoutes(deps: WriteApiDeps) {
 
   app.put('/:id', update);
   app.patch('/:id', update);
+
+  /**
+   * PUT /api/users/{id}/role (admin): the role lives in the events and in the
+   * credentials row (what commands and logins decide by); both change in one
+   * transaction, as the email does above. Every admin row is locked first, so two
+   * admins demoting each other at once cannot both pass the last-admin rule. The
+   * user's tokens carry the old role: they are revoked (the caller who changed their
+   * own role gets a fresh one, as after a password change).
+   */
+  app.put('/:id/role', requireRole('admin'), async (c) => {
+    const actor = c.var.actor;
+    const userId = c.req.param('id');
+    const body = await readJson(c, roleBody);
+    const client = await deps.pool.connect();
+    let handled: Handled<UserState>;
+    try {
+      await client.query('begin');
+      const { rows: admins } = await client.query<{ user_id: string }>(
+        `select user_id from auth.credentials where role = 'admin' order by user_id for update`,
+      );
+      const { rowCount } = await client.query('select 1 from auth.credentials where user_id = $1 for update', [userId]);
+      if (!rowCount) throw new NotFoundError(profileMessages.notFound);
+      handled = await deps.commands.handle(
+        streams.user(userId),
+        userDecider,
+        {
+          type: 'ChangeRole',
+          data: { userId, role: body.role, adminIds: admins.map((r) => r.user_id) },
+          metadata: { actor, now: now() },
+        },
+        commandContext(c, actor),
+      );
+      const { role } = handled.state as RegisteredUser;
+      await client.query('update auth.credentials set role = $2 where user_id = $1', [userId, role]);
+      try {
+        await client.query('commit');
+      } catch (error) {
+        // The event is stored: bring the row in line with it rather than leave them disagreeing.
+        if (handled.position !== null) {
+          await deps.pool
+            .query('update auth.credentials set role = $2 where user_id = $1', [userId, role])
+            .catch((repair: unknown) => deps.logger.error('credentials repair failed', { error: repair, userId }));
+        }
+        throw error;
+      }
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+
+    const user = handled.state as RegisteredUser;
+    let token: string | undefined;
+    if (handled.newEvents.length > 0) {
+      await deps.tokens.revokeAll(userId);
+      if (actor.id === userId) token = await deps.tokens.issue(user);
+    }
+    await settle(c, deps, handled.position);
+    if (token) c.header('Cache-Control', 'no-store');
+    return c.json({ user: toUserDto(user), ...(token ? { token } : {}) }, 200);
+  });
   return app;
 }

@@ -12,7 +12,9 @@ import { downloadFile } from '../../lib/api';
 import { formatNumber } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { teamQuery } from '../../lib/queries';
+import { profileQuery } from '../../lib/session';
 import { useErrorToast } from '../../lib/use-error-toast';
+import { RoleControl } from './-components/role-control';
 
 export const Route = createFileRoute('/admin/users')({
   loader: ({ context }) => {
@@ -21,14 +23,9 @@ export const Route = createFileRoute('/admin/users')({
   component: TeamMembersPage,
 });
 
-const roleTone: Record<string, string> = {
-  admin: 'bg-brand-50 text-brand-700',
-  tester: 'bg-cyan-50 text-cyan-800',
-  developer: 'bg-lime-50 text-lime-800',
-};
-
 function TeamMembersPage() {
   const { data, isPending, error } = useQuery(teamQuery());
+  const { data: me } = useQuery(profileQuery());
   useErrorToast(error, 'Failed to load team members');
   const [isDownloading, setDownloading] = useState(false);
   const download = async () => {
@@ -74,13 +71,6 @@ function TeamMembersPage() {
                     <p className="truncate font-semibold text-slate-900">{member.name}</p>
                     <p className="truncate text-sm text-slate-500">{member.email}</p>
                   </div>
-                  {member.role ? (
-                    <span
-                      className={`rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${roleTone[member.role] ?? ''}`}
-                    >
-                      {member.role}
-                    </span>
-                  ) : null}
                 </div>
                 <dl className="mt-5 grid grid-cols-3 gap-2 text-center">
                   {[
@@ -94,6 +84,9 @@ function TeamMembersPage() {
                     </div>
                   ))}
                 </dl>
+                <div className="mt-4 border-t border-slate-100 pt-4">
+                  <RoleControl member={member} isSelf={member._id === me?._id} />
+                </div>
               </Card>
             </li>
           ))}

@@ -9,9 +9,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, type ErrorComponentProps, Link, useNavigate } from '@tanstack/react-router';
 import { ArrowLeft, Check, Trash2, UserPlus } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
+import { validateAtSearch } from '../../../components/bug-activity/at-search';
+import { BugActivity } from '../../../components/bug-activity/bug-activity';
+import { DeletedBugHistory } from '../../../components/bug-activity/deleted-bug-history';
+import { BugDetail } from '../../../components/bug-detail';
 import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
 import { bugToForm } from '../../../components/bug-editor';
-import { BugLoadError, useLoadedBug } from '../../../components/bug-load-state';
+import { BugLoadError, bugLoadFailure, useLoadedBug } from '../../../components/bug-load-state';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { DeveloperPicker } from '../../../components/developer-picker';
 import { AvatarStack } from '../../../components/ui/avatar';
@@ -28,6 +32,7 @@ import { bugQuery, developersQuery } from '../../../lib/queries';
 import type { Bug, UserRef } from '../../../lib/types';
 
 export const Route = createFileRoute('/admin/bugs/$bugId')({
+  validateSearch: validateAtSearch,
   loader: ({ context, params }) => context.queryClient.ensureQueryData(bugQuery(params.bugId)),
   pendingComponent: BugDetailSkeleton,
   errorComponent: AdminBugError,
@@ -40,13 +45,44 @@ const priorityOptions = priorities.map((value) => ({ value, label: value }));
 const severityOptions = severities.map((value) => ({ value, label: value }));
 
 function AdminBugError({ error }: ErrorComponentProps) {
-  return <BugLoadError error={error} backTo="/admin/bugs" backLabel="Back to All Bugs" failedTo="/admin/bugs" />;
+  const { bugId } = Route.useParams();
+  const answer = (
+    <BugLoadError error={error} backTo="/admin/bugs" backLabel="Back to All Bugs" failedTo="/admin/bugs" />
+  );
+  // A deleted bug is gone from the lists, not from its history: admins still read that.
+  if (bugLoadFailure(error) !== 'notFound') return answer;
+  return <DeletedBugHistory bugId={bugId} viewAs="admin" fallback={answer} header={<BackToAllBugs />} />;
+}
+
+function BackToAllBugs() {
+  return (
+    <Link
+      to="/admin/bugs"
+      className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-slate-500 hover:text-slate-900"
+    >
+      <ArrowLeft className="size-4" /> Back to All Bugs
+    </Link>
+  );
 }
 
 function AdminBugPage() {
   const { bugId } = Route.useParams();
+  const { at } = Route.useSearch();
   const bug = useLoadedBug(bugId);
-  return <AdminBugForm key={bug._id} bug={bug} />;
+  // Another moment is read-only: the detail view of the bug as it was, not the form.
+  if (at)
+    return (
+      <>
+        <BackToAllBugs />
+        <BugDetail bug={bug} viewAs="admin" />
+      </>
+    );
+  return (
+    <>
+      <AdminBugForm key={bug._id} bug={bug} />
+      <BugActivity bugId={bug._id} viewAs="admin" className="mt-6" />
+    </>
+  );
 }
 
 function AdminBugForm({ bug }: { bug: Bug }) {

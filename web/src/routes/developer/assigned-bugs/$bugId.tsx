@@ -1,6 +1,7 @@
 import { bugMessages } from '@bugtrail/domain/vocabulary';
 import { createFileRoute, type ErrorComponentProps, Link } from '@tanstack/react-router';
 import { ArrowLeft, RefreshCw } from 'lucide-react';
+import { validateAtSearch } from '../../../components/bug-activity/at-search';
 import { BugDetail } from '../../../components/bug-detail';
 import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
 import { BugLoadError, useLoadedBug } from '../../../components/bug-load-state';
@@ -8,6 +9,7 @@ import { buttonClass } from '../../../components/ui/button';
 import { bugQuery } from '../../../lib/queries';
 
 export const Route = createFileRoute('/developer/assigned-bugs/$bugId')({
+  validateSearch: validateAtSearch,
   loader: ({ context, params }) => context.queryClient.ensureQueryData(bugQuery(params.bugId)),
   pendingComponent: BugDetailSkeleton,
   errorComponent: AssignedBugError,

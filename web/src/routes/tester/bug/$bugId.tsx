@@ -2,6 +2,7 @@ import { bugMessages } from '@bugtrail/domain/vocabulary';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, type ErrorComponentProps, Link } from '@tanstack/react-router';
 import { ArrowLeft, Pencil } from 'lucide-react';
+import { validateAtSearch } from '../../../components/bug-activity/at-search';
 import { BugDetail } from '../../../components/bug-detail';
 import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
 import { BugLoadError, InlineNotice, useLoadedBug } from '../../../components/bug-load-state';
@@ -11,6 +12,7 @@ import { bugQuery } from '../../../lib/queries';
 import { profileQuery } from '../../../lib/session';
 
 export const Route = createFileRoute('/tester/bug/$bugId')({
+  validateSearch: validateAtSearch,
   loader: ({ context, params }) => context.queryClient.ensureQueryData(bugQuery(params.bugId)),
   pendingComponent: BugDetailSkeleton,
   errorComponent: TesterBugError,

@@ -1,0 +1,220 @@
+import { formatDate, statusLabel } from '../../lib/format';
+import type { BugStatus, Role } from '../../lib/types';
+import type { FieldChange, HistoryEntry } from './activity-api';
+
+/**
+ * A bug's events in plain words: "Dana moved it from Open to In Progress", "Ravi ticked
+ * 'Repro on Safari'", "Ada assigned Lee". Fields are named by the bug form's labels,
+ * values in the words of the viewer's screens, old value before new.
+ */
+
+const labels: Record<string, string> = {
+  title: 'Title',
+  description: 'Description',
+  priority: 'Priority',
+  severity: 'Severity',
+  status: 'Status',
+  module: 'Module',
+  dueDate: 'Due Date',
+  assignedTo: 'Assign To',
+  checklist: 'Checklist',
+  attachments: 'Attachments',
+  deleted: 'Deleted',
+};
+const keysByLabel = Object.fromEntries(Object.entries(labels).map(([key, label]) => [label, key]));
+
+/** The bug form's label for a field, whether named by its key (history) or its label (comparison). */
+export function fieldLabel(field: string): string {
+  return labels[field] ?? field;
+}
+
+/** The answer's key for a field named either way. */
+export function fieldKey(field: string): string {
+  return keysByLabel[field] ?? field;
+}
+
+type Named = { _id?: string; name?: string };
+type Step = { _id?: string; text?: string; completed?: boolean };
+
+const list = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+
+/** "Lee", "Lee and Kim", "Lee, Kim and Ada". */
+export function joinNames(names: string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * A field's value as the page shows it: one line, or several for lists (checklist,
+ * attachments). Empty values read "None".
+ */
+export function formatFieldValue(field: string, value: unknown, viewAs: Role): string[] {
+  const key = fieldKey(field);
+  if (value === null || value === undefined || value === '') return ['None'];
+  switch (key) {
+    case 'status':
+      return [statusLabel(value as BugStatus, viewAs)];
+    case 'dueDate':
+      return [formatDate(String(value))];
+    case 'deleted':
+      return [value ? 'Yes' : 'No'];
+    case 'assignedTo': {
+      const names = list<Named>(value).map((u) => u.name ?? 'Unknown user');
+      return names.length ? [names.join(', ')] : ['Unassigned'];
+    }
+    case 'checklist': {
+      const steps = list<Step>(value).map((s) => `${s.completed ? '✓' : '○'} ${s.text ?? ''}`);
+      return steps.length ? steps : ['No steps'];
+    }
+    case 'attachments': {
+      const links = list<string>(value).map(String);
+      return links.length ? links : ['None'];
+    }
+    default:
+      return [typeof value === 'string' ? value : JSON.stringify(value)];
+  }
+}
+
+/** One line of the timeline. `summary` follows the actor's name; `details` show before → after. */
+export type ActivityRow = {
+  id: string;
+  at: string;
+  /** Every revision the row stands for (a report folds its first assignments, steps and links in). */
+  revisions: number[];
+  actor: HistoryEntry['actor'];
+  summary: string;
+  details: FieldChange[];
+};
+
+const changeOf = (entry: HistoryEntry, field: string) => entry.changes.find((c) => c.field === field);
+
+function stepText(entry: HistoryEntry): string {
+  const itemId = entry.data.itemId;
+  const change = changeOf(entry, 'checklist');
+  const steps = [...list<Step>(change?.to), ...list<Step>(change?.from)];
+  const text = typeof entry.data.text === 'string' ? entry.data.text : steps.find((s) => s._id === itemId)?.text;
+  return text ?? 'a step';
+}
+
+function peopleIn(entry: HistoryEntry, side: 'from' | 'to'): string {
+  const ids = list<string>(entry.data.developerIds);
+  const people = list<Named>(changeOf(entry, 'assignedTo')?.[side]);
+  const names = ids.map((id) => people.find((p) => p._id === id)?.name ?? 'Unknown user');
+  return joinNames(names.length ? names : people.map((p) => p.name ?? 'Unknown user'));
+}
+
+/** Single-line fields whose change reads well in one sentence. */
+const isShort = (field: string) => !['description', 'checklist', 'assignedTo', 'attachments'].includes(field);
+
+function describeEdit(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary' | 'details'> {
+  const changes = entry.changes.filter((c) => c.field !== 'deleted');
+  const [only] = changes;
+  if (changes.length === 1 && only && isShort(only.field)) {
+    const from = formatFieldValue(only.field, only.from, viewAs).join(', ');
+    const to = formatFieldValue(only.field, only.to, viewAs).join(', ');
+    return { summary: `changed ${fieldLabel(only.field)} from ${from} to ${to}`, details: [] };
+  }
+  if (changes.length === 0) return { summary: 'edited the bug', details: [] };
+  return { summary: `edited ${joinNames(changes.map((c) => fieldLabel(c.field)))}`, details: changes };
+}
+
+function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary' | 'details'> {
+  const data = entry.data;
+  switch (entry.type) {
+    case 'BugReported':
+      return { summary: 'reported the bug', details: [] };
+    case 'BugDetailsEdited':
+      return describeEdit(entry, viewAs);
+    case 'BugStatusChanged': {
+      const change = changeOf(entry, 'status');
+      const from = (data.from ?? change?.from) as BugStatus;
+      const to = (data.to ?? change?.to) as BugStatus;
+      return { summary: `moved it from ${statusLabel(from, viewAs)} to ${statusLabel(to, viewAs)}`, details: [] };
+    }
+    case 'DevelopersAssigned':
+      return { summary: `assigned ${peopleIn(entry, 'to')}`, details: [] };
+    case 'DevelopersUnassigned':
+      return { summary: `unassigned ${peopleIn(entry, 'from')}`, details: [] };
+    case 'ChecklistItemAdded':
+      return { summary: `added the step '${stepText(entry)}'`, details: [] };
+    case 'ChecklistItemTextChanged': {
+      const change = changeOf(entry, 'checklist');
+      const before = list<Step>(change?.from).find((s) => s._id === data.itemId)?.text;
+      return {
+        summary: before
+          ? `reworded a step from '${before}' to '${stepText(entry)}'`
+          : `reworded a step to '${stepText(entry)}'`,
+        details: [],
+      };
+    }
+    case 'ChecklistItemCompleted':
+      return { summary: `ticked '${stepText(entry)}'`, details: [] };
+    case 'ChecklistItemReopened':
+      return { summary: `unticked '${stepText(entry)}'`, details: [] };
+    case 'ChecklistItemRemoved':
+      return { summary: `removed the step '${stepText(entry)}'`, details: [] };
+    case 'AttachmentLinkAdded':
+      return { summary: `attached ${String(data.url ?? 'a link')}`, details: [] };
+    case 'AttachmentLinkRemoved':
+      return { summary: `removed the attachment ${String(data.url ?? '')}`.trim(), details: [] };
+    case 'BugDeleted':
+      return { summary: 'deleted the bug', details: [] };
+    default: {
+      const changes = entry.changes;
+      if (changes.length === 0) return { summary: 'changed the bug', details: [] };
+      return { summary: `changed ${joinNames(changes.map((c) => fieldLabel(c.field)))}`, details: changes };
+    }
+  }
+}
+
+/** Events write-api appends with a report, in the same moment and by the same person. */
+const foldsIntoReport = new Set(['DevelopersAssigned', 'ChecklistItemAdded', 'AttachmentLinkAdded']);
+
+/**
+ * The timeline's rows, oldest first. A report's own assignments, steps and links read
+ * as one sentence ("reported the bug and assigned Dana, with 2 steps"): they are one act.
+ */
+export function activityRows(entries: readonly HistoryEntry[], viewAs: Role): ActivityRow[] {
+  const rows: ActivityRow[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    const row: ActivityRow = {
+      id: entry._id,
+      at: entry.at,
+      revisions: [entry.revision],
+      actor: entry.actor,
+      ...describe(entry, viewAs),
+    };
+    if (entry.type === 'BugReported') {
+      const assigned: string[] = [];
+      let steps = 0;
+      let links = 0;
+      while (i + 1 < entries.length) {
+        const next = entries[i + 1]!;
+        if (!foldsIntoReport.has(next.type) || next.at !== entry.at || next.actor?._id !== entry.actor?._id) break;
+        if (next.type === 'DevelopersAssigned') assigned.push(peopleIn(next, 'to'));
+        if (next.type === 'ChecklistItemAdded') steps++;
+        if (next.type === 'AttachmentLinkAdded') links++;
+        row.revisions.push(next.revision);
+        i++;
+      }
+      const extras = [
+        ...(steps ? [plural(steps, 'step', 'steps')] : []),
+        ...(links ? [plural(links, 'link', 'links')] : []),
+      ];
+      row.summary = `reported the bug${assigned.length ? ` and assigned ${joinNames(assigned)}` : ''}${
+        extras.length ? `, with ${joinNames(extras)}` : ''
+      }`;
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The moments a bug was changed at, oldest first, each once: the stops of the time slider. */
+export function changeMoments(entries: readonly HistoryEntry[]): string[] {
+  const times = [...new Set(entries.map((e) => e.at))];
+  return times.sort((a, b) => Date.parse(a) - Date.parse(b));
+}
