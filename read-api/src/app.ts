@@ -2,13 +2,12 @@ import path from 'node:path';
 import { isPosition } from '@bugtrail/eventstore';
 import {
   absoluteProfileImages,
-  bearerToken,
   createErrorHandler,
   HttpError,
   httpSecurity,
+  optionalActor,
   rejectInvalidCharacters,
   requestContext,
-  type TokenService,
 } from '@bugtrail/platform';
 import { Hono } from 'hono';
 import { createAuditRoutes } from './audit/audit.routes.js';
@@ -46,7 +45,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   // signed-in caller may make a request wait (else anyone could hold connections open).
   app.use('*', async (c, next) => {
     const min = c.req.header('x-min-position');
-    if (min && (await isSignedIn(deps.tokens, c.req.header('authorization')))) {
+    if (min && (await optionalActor(c, deps.tokens))) {
       if (!isPosition(min)) throw new HttpError(400, 'X-Min-Position must be a position token');
       const caughtUp = await deps.changeFeed.waitFor(min, deps.config.readYourWritesTimeoutMs);
       if (!caughtUp) c.header('X-Read-Model-Lag', '1');
@@ -89,16 +88,6 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
   return Object.assign(app, { close: live.close });
-}
-
-async function isSignedIn(tokens: TokenService, authorization: string | undefined): Promise<boolean> {
-  const token = bearerToken(authorization);
-  return token
-    ? tokens.verify(token).then(
-        () => true,
-        () => false,
-      )
-    : false;
 }
 
 export const defaultWebDir = (root: string) => path.join(root, 'web', 'dist');

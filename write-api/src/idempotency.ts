@@ -1,5 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { bearerToken, clientAddress, HttpError, JSON_BODY_LIMIT, type Logger, readBodyBytes } from '@bugtrail/platform';
+import {
+  clientAddress,
+  HttpError,
+  JSON_BODY_LIMIT,
+  type Logger,
+  optionalActor,
+  readBodyBytes,
+} from '@bugtrail/platform';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import type { WriteApiDeps } from './deps.js';
@@ -174,15 +181,9 @@ export function idempotency(deps: WriteApiDeps): MiddlewareHandler {
 
 /** Whose key it is: the verified user, else the client's address. */
 async function callerScope(c: Context, deps: WriteApiDeps): Promise<string> {
-  const token = bearerToken(c.req.header('authorization'));
-  if (token) {
-    try {
-      return `user:${(await deps.tokens.verify(token)).id}`;
-    } catch {
-      // A bad token is answered 401 by the route (never kept); until then it is anonymous.
-    }
-  }
-  return `anon:${clientAddress(c, deps.config)}`;
+  // A bad token is answered 401 by the route (never kept); until then it is anonymous.
+  const actor = await optionalActor(c, deps.tokens);
+  return actor ? `user:${actor.id}` : `anon:${clientAddress(c, deps.config)}`;
 }
 
 /** What makes two requests "the same": see the module header. */

@@ -1,4 +1,5 @@
 import { type Actor, ForbiddenError, type Role, UnauthorizedError } from '@bugtrail/domain';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { TokenService } from './tokens.js';
 
@@ -10,12 +11,39 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
+type Identity = { kind: 'none' } | { kind: 'actor'; actor: Actor } | { kind: 'refused'; error: unknown };
+
+/** One verification per request, whoever asks first (a command's door asks up to three times). */
+const identities = new WeakMap<Request, Promise<Identity>>();
+
+function identify(c: Context, tokens: TokenService): Promise<Identity> {
+  let identity = identities.get(c.req.raw);
+  if (!identity) {
+    const token = bearerToken(c.req.header('authorization'));
+    identity = token
+      ? tokens.verify(token).then(
+          (actor): Identity => ({ kind: 'actor', actor }),
+          (error: unknown): Identity => ({ kind: 'refused', error }),
+        )
+      : Promise.resolve({ kind: 'none' });
+    identities.set(c.req.raw, identity);
+  }
+  return identity;
+}
+
+/** The caller when the request carries a valid bearer token, else null (never throws). */
+export async function optionalActor(c: Context, tokens: TokenService): Promise<Actor | null> {
+  const identity = await identify(c, tokens);
+  return identity.kind === 'actor' ? identity.actor : null;
+}
+
 /** 401 without a valid bearer token; sets `c.var.actor`. */
 export function requireAuth(tokens: TokenService) {
   return createMiddleware<AuthEnv>(async (c, next) => {
-    const token = bearerToken(c.req.header('authorization'));
-    if (!token) throw new UnauthorizedError('Not authorized, no token');
-    c.set('actor', await tokens.verify(token));
+    const identity = await identify(c, tokens);
+    if (identity.kind === 'none') throw new UnauthorizedError('Not authorized, no token');
+    if (identity.kind === 'refused') throw identity.error;
+    c.set('actor', identity.actor);
     await next();
   });
 }

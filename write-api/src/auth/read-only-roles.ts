@@ -1,5 +1,5 @@
 import { type Actor, ForbiddenError, rolePermissions, userMessages } from '@bugtrail/domain';
-import { bearerToken, type TokenService } from '@bugtrail/platform';
+import { optionalActor, type TokenService } from '@bugtrail/platform';
 import { createMiddleware } from 'hono/factory';
 
 /**
@@ -48,14 +48,8 @@ const reads = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function readOnlyRoles(tokens: TokenService) {
   return createMiddleware(async (c, next) => {
     if (reads.has(c.req.method)) return next();
-    const token = bearerToken(c.req.header('authorization'));
-    if (!token) return next();
-    let actor: Actor;
-    try {
-      actor = await tokens.verify(token);
-    } catch {
-      return next();
-    }
+    const actor = await optionalActor(c, tokens);
+    if (!actor) return next();
     if (rolePermissions.isReadOnly(actor) && !isAllowedForReadOnly(c.req.method, c.req.path, actor)) {
       throw new ForbiddenError(userMessages.readOnlyRole);
     }
