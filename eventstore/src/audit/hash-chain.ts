@@ -66,24 +66,38 @@ export type StreamIntegrity = Readonly<{
 }>;
 
 /**
+ * Why `event` does not follow `previous` (its stream's event before it, as stored), or null
+ * when it does: the next revision, a stored hash, and that hash recomputed from the
+ * predecessor's stored hash. Where the revisions leave a gap there is nothing to chain from,
+ * so only the gap is reported.
+ */
+export function chainLinkProblem(
+  previous: Pick<ChainedEvent, 'revision' | 'hash'> | undefined,
+  event: ChainedEvent,
+): string | null {
+  const expectedRevision = previous ? previous.revision + 1 : 0;
+  if (event.revision !== expectedRevision) return `revision ${event.revision} where ${expectedRevision} was expected`;
+  if (!event.hash) return 'no hash stored';
+  const previousHash = previous ? previous.hash : GENESIS_HASH;
+  if (previousHash === null) return null;
+  const expected = chainHash(previousHash, {
+    stream: event.streamId,
+    revision: event.revision,
+    type: event.type,
+    data: event.data,
+    metadata: event.metadata,
+  });
+  return expected === event.hash ? null : 'hash does not match the event and its predecessor';
+}
+
+/**
  * Checks one stream's events, read in revision order: revisions 0, 1, 2… without gaps,
  * and each stored hash equal to the one recomputed from its predecessor.
  */
 export function verifyStream(events: readonly ChainedEvent[]): StreamIntegrity {
-  let previous = GENESIS_HASH;
   for (const [index, event] of events.entries()) {
-    const broken = (reason: string): StreamIntegrity => ({ ok: false, events: events.length, brokenAt: index, reason });
-    if (event.revision !== index) return broken(`revision ${event.revision} where ${index} was expected`);
-    if (!event.hash) return broken('no hash stored');
-    const expected = chainHash(previous, {
-      stream: event.streamId,
-      revision: event.revision,
-      type: event.type,
-      data: event.data,
-      metadata: event.metadata,
-    });
-    if (expected !== event.hash) return broken('hash does not match the event and its predecessor');
-    previous = event.hash;
+    const reason = chainLinkProblem(events[index - 1], event);
+    if (reason) return { ok: false, events: events.length, brokenAt: index, reason };
   }
   return { ok: true, events: events.length, brokenAt: null, reason: null };
 }
