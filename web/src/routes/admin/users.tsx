@@ -1,16 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { Download, Users } from 'lucide-react';
-import { useState } from 'react';
+import { Users } from 'lucide-react';
+import { DownloadReportButton } from '../../components/download-report-button';
 import { PageHeader } from '../../components/page-header';
 import { Avatar } from '../../components/ui/avatar';
-import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { EmptyState } from '../../components/ui/empty-state';
 import { SkeletonCards } from '../../components/ui/skeleton';
-import { downloadFile } from '../../lib/api';
 import { formatNumber } from '../../lib/format';
-import { notify } from '../../lib/notify';
 import { teamQuery } from '../../lib/queries';
 import { profileQuery } from '../../lib/session';
 import { useErrorToast } from '../../lib/use-error-toast';
@@ -27,31 +24,17 @@ function TeamMembersPage() {
   const { data, isPending, error } = useQuery(teamQuery());
   const { data: me } = useQuery(profileQuery());
   useErrorToast(error, 'Failed to load team members');
-  const [isDownloading, setDownloading] = useState(false);
-  const download = async () => {
-    setDownloading(true);
-    try {
-      await downloadFile('/api/reports/export/users', 'user_details.xlsx');
-    } catch {
-      notify.error('Failed to download expense details. Please try again.');
-    } finally {
-      setDownloading(false);
-    }
-  };
   return (
     <>
       <PageHeader
         title="Team Members"
         subtitle="Everyone on the team and their workload."
         actions={
-          <Button
-            variant="secondary"
-            onClick={download}
-            isLoading={isDownloading}
-            icon={<Download className="size-4" />}
-          >
-            Download Report
-          </Button>
+          <DownloadReportButton
+            path="/api/reports/export/users"
+            filename="user_details.xlsx"
+            failure="Failed to download expense details. Please try again."
+          />
         }
       />
       {isPending ? (

@@ -1,13 +1,13 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { Download, Plus } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { BugCardGrid } from '../../../components/bug-card-grid';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { DownloadReportButton } from '../../../components/download-report-button';
 import { PageHeader } from '../../../components/page-header';
-import { Button, buttonClass } from '../../../components/ui/button';
-import { Tabs } from '../../../components/ui/tabs';
-import { downloadFile } from '../../../lib/api';
+import { TeamStatusTabs, teamTabCounts } from '../../../components/team-status-tabs';
+import { buttonClass } from '../../../components/ui/button';
 import { bugTitle } from '../../../lib/format';
 import { useDeleteBug } from '../../../lib/mutations';
 import { notify } from '../../../lib/notify';
@@ -32,25 +32,7 @@ function ManageBugsPage() {
   useErrorToast(query.error, 'Failed to load bugs');
   const remove = useDeleteBug();
   const [toDelete, setToDelete] = useState<BugType | null>(null);
-  const [isDownloading, setDownloading] = useState(false);
-  const summary = query.data?.pages[0]?.statusSummary;
-  const counts: Record<string, number> = {
-    '': summary?.all ?? 0,
-    Pending: summary?.pendingBugs ?? summary?.openBugs ?? summary?.open ?? 0,
-    'In Progress': summary?.inProgressBugs ?? summary?.inProgress ?? 0,
-    Resolved: summary?.resolvedBugs ?? summary?.closedBugs ?? summary?.closed ?? 0,
-  };
-
-  const download = async () => {
-    setDownloading(true);
-    try {
-      await downloadFile('/api/reports/export/bugs', 'bug_details.xlsx');
-    } catch {
-      notify.error('Failed to download report');
-    } finally {
-      setDownloading(false);
-    }
-  };
+  const counts = teamTabCounts(query.data?.pages[0]?.statusSummary);
 
   return (
     <>
@@ -59,33 +41,18 @@ function ManageBugsPage() {
         subtitle="Every bug across the team."
         actions={
           <>
-            <Button
-              variant="secondary"
-              onClick={download}
-              isLoading={isDownloading}
-              icon={<Download className="size-4" />}
-            >
-              Download Report
-            </Button>
+            <DownloadReportButton
+              path="/api/reports/export/bugs"
+              filename="bug_details.xlsx"
+              failure="Failed to download report"
+            />
             <Link to="/admin/create-bug" className={buttonClass('primary')}>
               <Plus className="size-4" /> Create Bug
             </Link>
           </>
         }
       />
-      {(counts[''] ?? 0) > 0 ? (
-        <div className="mb-6">
-          <Tabs
-            label="Filter by status"
-            value={status ?? ''}
-            onChange={(value) => void navigate({ search: compact({ status: pickOne(value, teamTabs) }) })}
-            tabs={[
-              { value: '', label: 'All', count: counts[''] },
-              ...teamTabs.map((tab) => ({ value: tab, label: tab, count: counts[tab] ?? 0 })),
-            ]}
-          />
-        </div>
-      ) : null}
+      <TeamStatusTabs status={status} counts={counts} onChange={(search) => void navigate({ search })} />
       <BugCardGrid
         query={query}
         viewAs="admin"

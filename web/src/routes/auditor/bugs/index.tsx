@@ -1,15 +1,11 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { Download } from 'lucide-react';
-import { useState } from 'react';
 import { BugTable } from '../../../components/bug-table';
+import { DownloadReportButton } from '../../../components/download-report-button';
 import { LoadMore } from '../../../components/load-more';
 import { PageHeader } from '../../../components/page-header';
-import { Button } from '../../../components/ui/button';
+import { TeamStatusTabs, teamTabCounts } from '../../../components/team-status-tabs';
 import { Card } from '../../../components/ui/card';
-import { Tabs } from '../../../components/ui/tabs';
-import { downloadFile } from '../../../lib/api';
-import { notify } from '../../../lib/notify';
 import { bugListQuery, flattenPages } from '../../../lib/queries';
 import { compact, pickOne, teamTabs } from '../../../lib/search';
 import { useErrorToast } from '../../../lib/use-error-toast';
@@ -29,26 +25,8 @@ function AuditorBugsPage() {
   const navigate = useNavigate({ from: Route.fullPath });
   const query = useInfiniteQuery(bugListQuery({ status: status ?? '' }));
   useErrorToast(query.error, 'Failed to load bugs');
-  const [isDownloading, setDownloading] = useState(false);
   const bugs = flattenPages(query.data);
-  const summary = query.data?.pages[0]?.statusSummary;
-  const counts: Record<string, number> = {
-    '': summary?.all ?? 0,
-    Pending: summary?.pendingBugs ?? summary?.openBugs ?? summary?.open ?? 0,
-    'In Progress': summary?.inProgressBugs ?? summary?.inProgress ?? 0,
-    Resolved: summary?.resolvedBugs ?? summary?.closedBugs ?? summary?.closed ?? 0,
-  };
-
-  const download = async () => {
-    setDownloading(true);
-    try {
-      await downloadFile('/api/reports/export/bugs', 'bug_details.xlsx');
-    } catch {
-      notify.error('Failed to download report');
-    } finally {
-      setDownloading(false);
-    }
-  };
+  const counts = teamTabCounts(query.data?.pages[0]?.statusSummary);
 
   return (
     <>
@@ -56,29 +34,14 @@ function AuditorBugsPage() {
         title="All Bugs"
         subtitle="Every bug across the team, read-only. Open one to see its full story."
         actions={
-          <Button
-            variant="secondary"
-            onClick={download}
-            isLoading={isDownloading}
-            icon={<Download className="size-4" />}
-          >
-            Download Report
-          </Button>
+          <DownloadReportButton
+            path="/api/reports/export/bugs"
+            filename="bug_details.xlsx"
+            failure="Failed to download report"
+          />
         }
       />
-      {(counts[''] ?? 0) > 0 ? (
-        <div className="mb-6">
-          <Tabs
-            label="Filter by status"
-            value={status ?? ''}
-            onChange={(value) => void navigate({ search: compact({ status: pickOne(value, teamTabs) }) })}
-            tabs={[
-              { value: '', label: 'All', count: counts[''] },
-              ...teamTabs.map((tab) => ({ value: tab, label: tab, count: counts[tab] ?? 0 })),
-            ]}
-          />
-        </div>
-      ) : null}
+      <TeamStatusTabs status={status} counts={counts} onChange={(search) => void navigate({ search })} />
       <Card>
         <BugTable
           bugs={bugs}
