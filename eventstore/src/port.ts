@@ -50,6 +50,12 @@ export type ReadStreamOptions = Readonly<{
   limit?: number;
 }>;
 
+export type ReadAllBackwardsOptions = Readonly<{
+  before?: Position;
+  limit: number;
+  streamPrefix?: string;
+}>;
+
 export type Subscription = AsyncIterable<readonly RecordedEvent[]> & { close(): Promise<void> };
 
 export interface EventStore {
@@ -58,6 +64,11 @@ export interface EventStore {
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events after `from` (exclusive) in global processing order, at most `limit`. */
   readAll(from: Position, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * The newest events first: before `before` (exclusive; from the head without it), at
+   * most `limit`, only streams whose name starts with `streamPrefix` when given.
+   */
+  readAllBackwards(options: ReadAllBackwardsOptions): Promise<RecordedEvent[]>;
   /** Batches of events after `from` (exclusive), live, until closed. */
   subscribe(from: Position, options?: { batchSize?: number }): Subscription;
   /** The position of the newest event that readAll can deliver now (START when none). */

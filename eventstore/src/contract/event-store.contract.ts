@@ -397,6 +397,33 @@ export function describeEventStoreContract(name: string, harness: EventStoreCont
         expect(limited.length).toBeLessThanOrEqual(3);
       });
 
+      it('readAllBackwards gives the newest first, before `before` (exclusive), by stream prefix', async () => {
+        const prefix = `${uniqueStream()}-`;
+        const head = await store.headPosition();
+        await store.append(`${prefix}a`, newEvents(2), 'no_stream');
+        const other = uniqueStream();
+        await store.append(other, newEvents(1, 2), 'no_stream');
+        await store.append(`${prefix}b`, newEvents(2, 3), 'no_stream');
+        const mine = await readAllUntil(store, head, new Set([`${prefix}a`, `${prefix}b`]), 4);
+        let newest = await store.readAllBackwards({ limit: 4, streamPrefix: prefix });
+        // Readers may lag behind other open transactions; never behind a committed append for long.
+        while (newest.length < 4) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          newest = await store.readAllBackwards({ limit: 4, streamPrefix: prefix });
+        }
+        expect(newest.map(numberOf)).toEqual([4, 3, 1, 0]);
+        expect(newest.map((e) => e.id)).toEqual([...mine].reverse().map((e) => e.id));
+        const older = await store.readAllBackwards({ before: newest[1]!.position, limit: 10, streamPrefix: prefix });
+        expect(older.map(numberOf)).toEqual([1, 0]);
+        expect(await store.readAllBackwards({ before: newest[3]!.position, limit: 10, streamPrefix: prefix })).toEqual(
+          [],
+        );
+        // Without a prefix the other stream's event is there too, in its place.
+        const ours = new Set([`${prefix}a`, `${prefix}b`, other]);
+        const all = await store.readAllBackwards({ before: newest[0]!.position, limit: 10_000 });
+        expect(all.filter((e) => ours.has(e.streamId)).map(numberOf)).toEqual([3, 2, 1, 0]);
+      });
+
       it('headPosition is the newest readable event, START only when there is none', async () => {
         const stream = uniqueStream();
         const before = await store.headPosition();

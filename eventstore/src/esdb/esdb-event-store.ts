@@ -25,6 +25,7 @@ import {
   encodePosition,
   type NewEvent,
   type Position,
+  type ReadAllBackwardsOptions,
   type ReadStreamOptions,
   type RecordedEvent,
   START,
@@ -217,6 +218,32 @@ export class EsdbEventStore implements EventStore {
         if (out.length >= limit) break;
       }
       if (records < PAGE) break;
+    }
+    return out;
+  }
+
+  async readAllBackwards({ before, limit, streamPrefix }: ReadAllBackwardsOptions): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    let from: ReturnType<typeof toReadPosition> | 'end' = before === undefined ? 'end' : toReadPosition(before);
+    // Backwards reads of $all start at `from` inclusive and hold system events: page past both.
+    while (out.length < limit) {
+      let records = 0;
+      let last: { commit: bigint; prepare: bigint } | undefined;
+      for await (const resolved of this.client.readAll({
+        fromPosition: from,
+        direction: 'backwards',
+        maxCount: PAGE,
+      })) {
+        records += 1;
+        last = resolved.event?.position ?? last;
+        const recorded = toRecorded(resolved);
+        if (!recorded || (before !== undefined && recorded.position >= before)) continue;
+        if (streamPrefix !== undefined && !recorded.streamId.startsWith(streamPrefix)) continue;
+        out.push(recorded);
+        if (out.length >= limit) break;
+      }
+      if (records < PAGE || !last) break;
+      from = last;
     }
     return out;
   }

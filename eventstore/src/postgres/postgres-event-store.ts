@@ -11,6 +11,7 @@ import {
   encodePosition,
   type NewEvent,
   type Position,
+  type ReadAllBackwardsOptions,
   type ReadStreamOptions,
   type RecordedEvent,
   START,
@@ -218,6 +219,21 @@ export class PostgresEventStore implements EventStore {
        order by transaction_id, position
        limit $3`,
       [tx.toString(), pos.toString(), limit],
+    );
+    return rows.map(toRecorded);
+  }
+
+  async readAllBackwards({ before, limit, streamPrefix }: ReadAllBackwardsOptions): Promise<RecordedEvent[]> {
+    const [tx, pos] = before === undefined ? [null, null] : decodePosition(before);
+    const prefix = streamPrefix === undefined ? null : `${streamPrefix.replace(/[\\%_]/g, '\\$&')}%`;
+    const { rows } = await this.pool.query<EventRow>(
+      `select ${SELECT_COLUMNS} from eventstore.events
+       where ($1::text is null or (transaction_id, position) < ($1::text::xid8, $2::bigint))
+         and ($3::text is null or stream_id like $3::text)
+         and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       order by transaction_id desc, position desc
+       limit $4`,
+      [tx?.toString() ?? null, pos?.toString() ?? null, prefix, limit],
     );
     return rows.map(toRecorded);
   }

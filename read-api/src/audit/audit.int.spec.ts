@@ -53,6 +53,47 @@ describe('audit trail', () => {
     expect(answer.body.streams).toBeGreaterThanOrEqual(6);
   });
 
+  it('activity: the newest changes across all bugs, newest first, in the history’s words, paged', async () => {
+    const answer = await api.get('/api/audit/activity?limit=100', admin.token);
+    expect(answer.status).toBe(200);
+    const entries = answer.body.entries as Array<Record<string, any>>;
+    expect(entries[0]).toMatchObject({
+      type: 'BugStatusChanged',
+      stream: `bug-${bugs[0]}`,
+      actor: { _id: developer.id },
+      changes: [{ field: 'status', from: 'In Progress', to: 'Closed' }],
+      bug: { _id: bugs[0], title: 'Crash on save', deleted: false },
+    });
+    expect(entries[1]).toMatchObject({ changes: [{ field: 'status', from: 'Open', to: 'In Progress' }] });
+    // Only bug streams, in global order backwards.
+    expect(entries.every((e) => String(e.stream).startsWith('bug-'))).toBe(true);
+    const positions = entries.map((e) => e.position as string);
+    expect([...positions].sort().reverse()).toEqual(positions);
+    // Each entry is the bug history's entry for that event.
+    const history = (await api.get(`/api/bugs/${bugs[2]}/history`, admin.token)).body.events as Array<
+      Record<string, any>
+    >;
+    const ofThird = entries.filter((e) => e.stream === `bug-${bugs[2]}`).reverse();
+    expect(ofThird.map(({ position: _p, bug: _b, ...entry }) => entry)).toEqual(history);
+    expect(answer.body.next).toBeNull();
+
+    // Paging: `next` is the `before` of the following page, which starts right after.
+    const first = await api.get('/api/audit/activity?limit=2', admin.token);
+    expect(first.body.entries.map((e: { _id: string }) => e._id)).toEqual(entries.slice(0, 2).map((e) => e._id));
+    const second = await api.get(`/api/audit/activity?limit=2&before=${first.body.next}`, admin.token);
+    expect(second.body.entries.map((e: { _id: string }) => e._id)).toEqual(entries.slice(2, 4).map((e) => e._id));
+  });
+
+  it('activity: admins and auditors only; a bad page is a 400', async () => {
+    expect((await api.get('/api/audit/activity', tester.token)).status).toBe(403);
+    expect((await api.get('/api/audit/activity', developer.token)).status).toBe(403);
+    expect((await api.get('/api/audit/activity')).status).toBe(401);
+    for (const query of ['limit=0', 'limit=101', 'limit=x', 'before=zz']) {
+      const answer = await api.get(`/api/audit/activity?${query}`, admin.token);
+      expect(answer.status).toBe(400);
+    }
+  });
+
   it('the history answer carries each hash and its predecessor, recomputable from the answer alone', async () => {
     const answer = await api.get(`/api/bugs/${bugs[0]}/history`, admin.token);
     expect(answer.status).toBe(200);

@@ -1,5 +1,6 @@
 import { forbiddenAnswer, invalidAnswer, type RouteSpec } from '@bugtrail/platform';
-import { auditEventsQuery, verifyAnswerSchema } from './audit.schemas.js';
+import { activityAnswerSchema } from '../bugs/bugs.schemas.js';
+import { auditActivityQuery, auditEventsQuery, verifyAnswerSchema } from './audit.schemas.js';
 
 /** The audit endpoints (audit.routes.ts), relative to their mount at /api/audit. */
 
@@ -14,6 +15,21 @@ export const auditOperations: RouteSpec[] = [
     roles: ['admin', 'auditor'],
     responses: {
       200: { description: 'ok, counts, and every break by stream and revision', schema: verifyAnswerSchema },
+      403: forbiddenAnswer,
+    },
+  },
+  {
+    method: 'get',
+    path: '/activity',
+    summary: 'The newest changes across all bugs, newest first, in the bug history’s words',
+    description:
+      'Each entry is a bug history entry (`GET /api/bugs/{id}/history`) with its `position` and the bug as it was then; page with `before` set to `next`.',
+    tags,
+    roles: ['admin', 'auditor'],
+    query: auditActivityQuery,
+    responses: {
+      200: { description: 'entries and the next page’s `before`', schema: activityAnswerSchema },
+      400: invalidAnswer,
       403: forbiddenAnswer,
     },
   },

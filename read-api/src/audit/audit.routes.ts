@@ -1,8 +1,9 @@
 import { type Position, START, verifyStore } from '@bugtrail/eventstore';
 import { type AuthEnv, readQuery, requireAuth, requireRole } from '@bugtrail/platform';
 import { Hono } from 'hono';
+import { recentBugActivity } from '../bugs/history.js';
 import type { ReadApiDeps } from '../deps.js';
-import { auditEventsQuery } from './audit.schemas.js';
+import { auditActivityQuery, auditEventsQuery } from './audit.schemas.js';
 
 const PAGE = 1000;
 const encoder = new TextEncoder();
@@ -10,13 +11,19 @@ const encoder = new TextEncoder();
 /**
  * The auditors' door to the store itself (api.md "Audit trail"), admins and auditors only:
  * `GET /api/audit/verify` checks every stream's chain; `GET /api/audit/events` streams the
- * events in global order as NDJSON for archiving elsewhere.
+ * events in global order as NDJSON for archiving elsewhere; `GET /api/audit/activity` is
+ * the newest changes across all bugs, in the bug history's words (the auditor's dashboard).
  */
 export function createAuditRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps.tokens), requireRole('admin', 'auditor'));
 
   app.get('/verify', async (c) => c.json(await verifyStore(deps.store)));
+
+  app.get('/activity', async (c) => {
+    const query = readQuery(c, auditActivityQuery);
+    return c.json(await recentBugActivity(deps, { before: query.before, limit: query.limit ?? 30 }));
+  });
 
   app.get('/events', (c) => {
     const query = readQuery(c, auditEventsQuery);

@@ -25,3 +25,25 @@ export const verifyAnswerSchema = z.object({
   events: z.number().int(),
   broken: z.array(chainBreakSchema).describe('Every break found (the first 1,000), by stream and revision'),
 });
+
+export const auditActivityQuery = z.object({
+  before: z
+    .string()
+    .max(64)
+    .refine(isPosition, 'before must be a position (32 lowercase hex characters)')
+    .optional()
+    .describe('Older than this position (the previous page’s `next`); from the newest without it'),
+  limit: z
+    .string()
+    .regex(/^\d+$/, 'limit must be a whole number from 1 to 100')
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, 'limit must be a whole number from 1 to 100')
+        .max(100, 'limit must be a whole number from 1 to 100'),
+    )
+    .optional()
+    .describe('At most this many entries (1–100, default 30)'),
+});

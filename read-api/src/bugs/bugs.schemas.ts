@@ -156,6 +156,18 @@ export const historySchema = z.object({
   integrity: integritySchema,
 });
 
+export const activityEntrySchema = historyEntrySchema.extend({
+  position: z.string().describe('The event’s place in the global order; pass it as `before` for older entries'),
+  bug: z
+    .object({ _id: z.string(), title: z.string(), deleted: z.boolean() })
+    .describe('The bug as it was right after this event'),
+});
+
+export const activityAnswerSchema = z.object({
+  entries: z.array(activityEntrySchema).describe('Newest first'),
+  next: z.string().nullable().describe('`before` for the next, older page; null when this was the last'),
+});
+
 export const bugAtSchema = bugDtoSchema.extend({
   deleted: z.boolean().optional().describe('True when the bug had been deleted by then'),
 });

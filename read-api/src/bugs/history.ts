@@ -1,9 +1,23 @@
-import { type BugState, evolveBug, type ReportedBug, toBugDto, type UserRef } from '@bugtrail/domain';
-import { GENESIS_HASH, type RecordedEvent, verifyStream } from '@bugtrail/eventstore';
+import {
+  type BugState,
+  evolveBug,
+  type ReportedBug,
+  streamEntityId,
+  streams,
+  toBugDto,
+  type UserRef,
+} from '@bugtrail/domain';
+import { GENESIS_HASH, type Position, type RecordedEvent, verifyStream } from '@bugtrail/eventstore';
 import { findUserNames } from '@bugtrail/projector';
 import type { z } from 'zod';
 import type { ReadApiDeps } from '../deps.js';
-import type { bugAtSchema, historyEntrySchema, historySchema } from './bugs.schemas.js';
+import type {
+  activityAnswerSchema,
+  activityEntrySchema,
+  bugAtSchema,
+  historyEntrySchema,
+  historySchema,
+} from './bugs.schemas.js';
 
 /**
  * The audit history of one bug, straight from its stream (the one read that does not
@@ -64,24 +78,15 @@ function changesOf(before: BugState, after: BugState, name: Names): Change[] {
   return changes;
 }
 
-export async function bugHistory(
-  deps: HistoryDeps,
-  bugId: string,
-  events: readonly RecordedEvent[],
-): Promise<z.infer<typeof historySchema>> {
-  const states: BugState[] = [];
-  let state: BugState = { kind: 'empty' };
-  for (const e of events) {
-    state = evolveBug(state, e as never);
-    states.push(state);
-  }
-  const name = await names(deps, [
-    ...events.flatMap((e) => (e.metadata.actorId ? [e.metadata.actorId] : [])),
-    ...states.flatMap(peopleOf),
-  ]);
-  const entries: z.infer<typeof historyEntrySchema>[] = events.map((e, i) => {
+type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+/** Every event's entry, folding the stream from its start (`events` must begin at revision 0). */
+function historyEntries(events: readonly RecordedEvent[], name: Names): HistoryEntry[] {
+  let before: BugState = { kind: 'empty' };
+  return events.map((e, i) => {
+    const after = evolveBug(before, e as never);
     const actorId = e.metadata.actorId;
-    return {
+    const entry: HistoryEntry = {
       _id: e.id,
       // stream, revision, type, data and metadata exactly as stored: enough to recompute `hash`.
       stream: e.streamId,
@@ -89,15 +94,77 @@ export async function bugHistory(
       type: e.type,
       at: e.metadata.occurredAt,
       actor: actorId ? { _id: actorId, name: name(actorId)?.name ?? 'Unknown user' } : null,
-      changes: changesOf(i === 0 ? { kind: 'empty' } : states[i - 1]!, states[i]!, name),
+      changes: changesOf(before, after, name),
       data: e.data as Record<string, unknown>,
       metadata: e.metadata,
       hash: e.hash,
       prevHash: i === 0 ? GENESIS_HASH : (events[i - 1]!.hash ?? null),
     };
+    before = after;
+    return entry;
   });
+}
+
+/** Everyone a stream's entries name: actors, reporters, assignees, who ticked a step. */
+function peopleOfStream(events: readonly RecordedEvent[]): string[] {
+  const ids: string[] = [];
+  let state: BugState = { kind: 'empty' };
+  for (const e of events) {
+    if (e.metadata.actorId) ids.push(e.metadata.actorId);
+    state = evolveBug(state, e as never);
+    ids.push(...peopleOf(state));
+  }
+  return ids;
+}
+
+export async function bugHistory(
+  deps: HistoryDeps,
+  bugId: string,
+  events: readonly RecordedEvent[],
+): Promise<z.infer<typeof historySchema>> {
+  const entries = historyEntries(events, await names(deps, peopleOfStream(events)));
   const { ok, events: count, brokenAt } = verifyStream(events);
   return { bugId, events: entries, integrity: { ok, events: count, brokenAt } };
+}
+
+type ActivityEntry = z.infer<typeof activityEntrySchema>;
+
+/**
+ * The newest changes across all bugs (newest first), each in the history's words and
+ * naming its bug as it was then. Each bug's stream is read once, up to the newest of
+ * its events on the page, so the entries say what changed from what.
+ */
+export async function recentBugActivity(
+  deps: HistoryDeps & Pick<ReadApiDeps, 'store'>,
+  options: { before?: Position; limit: number },
+): Promise<z.infer<typeof activityAnswerSchema>> {
+  const newest = await deps.store.readAllBackwards({ ...options, streamPrefix: streams.bug('') });
+  const upTo = new Map<string, number>();
+  for (const e of newest) upTo.set(e.streamId, Math.max(upTo.get(e.streamId) ?? -1, e.revision));
+  const stories = await Promise.all(
+    [...upTo].map(
+      async ([stream, last]) => [stream, await deps.store.readStream(stream, { limit: last + 1 })] as const,
+    ),
+  );
+  const name = await names(
+    deps,
+    stories.flatMap(([, events]) => peopleOfStream(events)),
+  );
+  const byEvent = new Map<string, ActivityEntry>();
+  for (const [stream, events] of stories) {
+    let state: BugState = { kind: 'empty' };
+    const entries = historyEntries(events, name);
+    events.forEach((e, i) => {
+      state = evolveBug(state, e as never);
+      const bug =
+        state.kind === 'reported'
+          ? { _id: state.id, title: state.title, deleted: state.deleted }
+          : { _id: streamEntityId(stream), title: '', deleted: false };
+      byEvent.set(e.id, { ...entries[i]!, position: e.position, bug });
+    });
+  }
+  const entries = newest.flatMap((e) => byEvent.get(e.id) ?? []);
+  return { entries, next: newest.length === options.limit ? (newest.at(-1)?.position ?? null) : null };
 }
 
 /** The bug as it was at `at` (its events up to then, folded), or null if it did not exist yet. */
