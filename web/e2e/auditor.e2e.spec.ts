@@ -6,6 +6,7 @@ import {
   capture,
   createBug,
   type E2E,
+  http,
   openPage,
   registerUser,
   type Session,
@@ -31,12 +32,16 @@ describe('auditor: granted in Team Members, reads everything, changes nothing', 
   let admin: TestUser;
   let future: TestUser;
   let adminSession: Session;
+  let developer: TestUser;
   let bug: { _id: string; title: string };
+  let accents: { _id: string; title: string };
+  /** The bug's change moments, oldest first (the time slider's stops). */
+  const moments: string[] = [];
 
   beforeAll(async () => {
     e2e = await startE2E();
     admin = await registerUser(e2e.url, 'admin', 'Avery Admin');
-    const developer = await registerUser(e2e.url, 'developer', 'Drew Backend');
+    developer = await registerUser(e2e.url, 'developer', 'Drew Backend');
     const tester = await registerUser(e2e.url, 'tester', 'Quinn QA');
     future = await registerUser(e2e.url, 'tester', 'Audra Auditor');
     bug = await createBug(e2e.url, tester.token, {
@@ -45,7 +50,14 @@ describe('auditor: granted in Team Members, reads everything, changes nothing', 
       module: 'Billing',
       checklist: ['Open an invoice', 'Download the PDF'],
     });
-    await createBug(e2e.url, tester.token, { title: 'Search ignores accents', assignedTo: [developer.id] });
+    accents = await createBug(e2e.url, tester.token, { title: 'Search ignores accents', assignedTo: [developer.id] });
+    // A later moment to travel back from: the invoice bug moves on after its report.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const moved = await http(e2e.url).put(`/api/bugs/${bug._id}/status`, { status: 'In Progress' }, developer.token);
+    expect(moved.status).toBe(200);
+    const history = await http(e2e.url).get(`/api/bugs/${bug._id}/history`, admin.token);
+    for (const event of history.body.events as { at: string }[])
+      if (!moments.includes(event.at)) moments.push(event.at);
     adminSession = await openPage(e2e, { user: admin });
   }, 180_000);
   afterAll(async () => {
@@ -98,16 +110,44 @@ describe('auditor: granted in Team Members, reads everything, changes nothing', 
       await sidebar.getByText('Auditor', { exact: true }).waitFor();
       for (const name of ['Dashboard', 'All Bugs']) await sidebar.getByRole('link', { name }).waitFor();
       expect(await sidebar.getByRole('link', { name: /Chats|Team Members|Manage Bugs/ }).count()).toBe(0);
-      await page.getByText('Recent Activity').waitFor();
-      await page.getByRole('row', { name: /Search ignores accents/ }).waitFor();
+      // Recent activity across all bugs, in plain words, newest first, each linked to its bug.
+      const feed = page.getByRole('list', { name: 'Recent activity' });
+      const rows = feed.getByRole('listitem');
+      await rows.first().waitFor();
+      expect((await rows.allTextContents()).slice(0, 3)).toEqual([
+        expect.stringContaining('Drew Backend moved it from Pending to In Progress'),
+        expect.stringContaining('Quinn QA reported the bug and assigned Drew Backend'),
+        expect.stringContaining('Quinn QA reported the bug and assigned Drew Backend, with 2 steps'),
+      ]);
+      await rows.first().getByRole('link', { name: 'Invoice PDF shows wrong VAT' }).waitFor();
+      await rows.nth(1).getByRole('link', { name: 'Search ignores accents' }).waitFor();
       await page.getByRole('button', { name: 'Verify history' }).click();
       await page.getByText(/History intact|History broken|Could not verify/).waitFor();
       await shoot(page, 'auditor-dashboard');
     });
 
+    it('sees a change arrive in the recent activity live, without a reload', async () => {
+      const { page } = session;
+      await page.locator('[data-live-status="live"]').waitFor({ timeout: 30_000 });
+      expect(
+        (await http(e2e.url).put(`/api/bugs/${accents._id}/status`, { status: 'In Progress' }, developer.token)).status,
+      ).toBe(200);
+      const feed = page.getByRole('list', { name: 'Recent activity' });
+      await feed
+        .getByRole('listitem')
+        .first()
+        .filter({ hasText: 'Drew Backend moved it from Pending to In Progress' })
+        .filter({ has: page.getByRole('link', { name: 'Search ignores accents' }) })
+        .waitFor({ timeout: 30_000 });
+    });
+
     it('opens a bug from the dashboard and sees it read-only: no edit, status or checklist controls', async () => {
       const { page } = session;
-      await page.getByRole('row', { name: /Invoice PDF shows wrong VAT/ }).click();
+      await page
+        .getByRole('list', { name: 'Recent activity' })
+        .getByRole('link', { name: 'Invoice PDF shows wrong VAT' })
+        .first()
+        .click();
       await page.waitForURL(`**/auditor/bugs/${bug._id}`);
       await page.getByRole('heading', { level: 1, name: bug.title }).waitFor();
       await page.getByText('Read-only').waitFor();
@@ -121,6 +161,35 @@ describe('auditor: granted in Team Members, reads everything, changes nothing', 
       const steps = main.locator('div').filter({ has: page.getByRole('heading', { name: 'Steps to Reproduce' }) });
       expect(await steps.getByRole('checkbox').count()).toBe(0);
       await shoot(page, 'auditor-bug');
+    });
+
+    it('scrubs the timeline back to the report, sees the earlier status, and compares two moments', async () => {
+      const { page } = session;
+      const header = page.locator('h1').locator('xpath=..');
+      expect(await header.getByText('In Progress', { exact: true }).isVisible()).toBe(true);
+      const slider = page.getByRole('slider', { name: 'Time travel' });
+      await slider.focus();
+      await page.keyboard.press('Home');
+      await page.waitForURL((url) => url.searchParams.get('at') === moments[0]);
+      await page.getByRole('status').filter({ hasText: 'Viewing as of' }).waitFor();
+      await header.getByText('Pending', { exact: true }).waitFor();
+      expect(await header.getByText('In Progress', { exact: true }).count()).toBe(0);
+      await shoot(page, 'auditor-as-of');
+
+      await page.getByRole('button', { name: 'Compare two moments' }).click();
+      const compare = page.getByRole('region', { name: 'What changed between two moments' });
+      await compare.getByLabel('First moment').selectOption(moments[0]!);
+      await compare.getByLabel('Second moment').selectOption(moments.at(-1)!);
+      await compare.getByText('1 field differs').waitFor();
+      expect(await compare.locator('dt').allTextContents()).toEqual(['Status']);
+      expect(((await compare.locator('dd').first().textContent()) ?? '').replace(/\s+/g, ' ')).toMatch(
+        /Pending.*to.*In Progress/,
+      );
+      await shoot(page, 'auditor-compare');
+
+      await page.getByRole('button', { name: 'Back to now' }).first().click();
+      await header.getByText('In Progress', { exact: true }).waitFor();
+      expect(new URL(page.url()).searchParams.has('at')).toBe(false);
     });
 
     it('lists every bug in a read-only table and keeps out of the admin pages', async () => {

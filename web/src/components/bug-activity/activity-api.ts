@@ -16,6 +16,8 @@ export type FieldChange = { field: string; from: unknown; to: unknown };
 
 export type HistoryEntry = {
   _id: string;
+  /** The stored stream name, `bug-<id>`. */
+  stream?: string;
   revision: number;
   type: string;
   at: string;

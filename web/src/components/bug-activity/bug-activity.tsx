@@ -40,7 +40,7 @@ export function IntegrityNote({ integrity }: { integrity: HistoryIntegrity | und
 }
 
 /** Everyone's picture, when the directory can be read; initials otherwise. */
-function usePeople(): ReadonlyMap<string, UserRef> {
+export function usePeople(): ReadonlyMap<string, UserRef> {
   const { data } = useQuery({ ...teamQuery(), staleTime: 5 * 60_000 });
   return useMemo(() => new Map((data ?? []).map((user) => [user._id, user as UserRef])), [data]);
 }

@@ -175,6 +175,7 @@ const foldsIntoReport = new Set(['DevelopersAssigned', 'ChecklistItemAdded', 'At
 /**
  * The timeline's rows, oldest first. A report's own assignments, steps and links read
  * as one sentence ("reported the bug and assigned Dana, with 2 steps"): they are one act.
+ * Entries of several bugs (the audit feed) fold only within their own stream.
  */
 export function activityRows(entries: readonly HistoryEntry[], viewAs: Role): ActivityRow[] {
   const rows: ActivityRow[] = [];
@@ -193,7 +194,13 @@ export function activityRows(entries: readonly HistoryEntry[], viewAs: Role): Ac
       let links = 0;
       while (i + 1 < entries.length) {
         const next = entries[i + 1]!;
-        if (!foldsIntoReport.has(next.type) || next.at !== entry.at || next.actor?._id !== entry.actor?._id) break;
+        if (
+          !foldsIntoReport.has(next.type) ||
+          next.at !== entry.at ||
+          next.actor?._id !== entry.actor?._id ||
+          next.stream !== entry.stream
+        )
+          break;
         if (next.type === 'DevelopersAssigned') assigned.push(peopleIn(next, 'to'));
         if (next.type === 'ChecklistItemAdded') steps++;
         if (next.type === 'AttachmentLinkAdded') links++;
