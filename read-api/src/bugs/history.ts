@@ -41,39 +41,49 @@ const peopleOf = (s: BugState): string[] =>
 
 type Change = { field: string; from: unknown; to: unknown };
 
+/** Each field as the bug's answer spells it, from the folded state. */
+const fieldViews: Record<string, (r: ReportedBug, name: Names) => unknown> = {
+  title: (r) => r.title,
+  description: (r) => r.description,
+  priority: (r) => r.priority,
+  severity: (r) => r.severity,
+  status: (r) => r.status,
+  module: (r) => r.module,
+  dueDate: (r) => r.dueDate,
+  assignedTo: (r, name) => r.assigneeIds.map((id) => ({ _id: id, name: name(id)?.name ?? 'Unknown user' })),
+  checklist: (r, name) =>
+    r.checklist.map((i) => ({
+      _id: i.id,
+      text: i.text,
+      completed: i.completed,
+      completedBy: i.completedBy ? { _id: i.completedBy, name: name(i.completedBy)?.name ?? 'Unknown user' } : null,
+      completedAt: i.completedAt,
+    })),
+  attachments: (r) => [...r.attachments],
+  deleted: (r) => r.deleted,
+};
+
+/** The state behind each field: the same value (folds share what they leave alone) means no change. */
+const fieldSources: Record<string, (r: ReportedBug) => unknown> = {
+  assignedTo: (r) => r.assigneeIds,
+  checklist: (r) => r.checklist,
+  attachments: (r) => r.attachments,
+};
+
 /** The fields an event changed, before and after, as the bug's answer spells them. */
 function changesOf(before: BugState, after: BugState, name: Names): Change[] {
   if (after.kind !== 'reported') return [];
-  const view = (s: BugState) => {
-    if (s.kind !== 'reported') return {} as Record<string, unknown>;
-    const r: ReportedBug = s;
-    return {
-      title: r.title,
-      description: r.description,
-      priority: r.priority,
-      severity: r.severity,
-      status: r.status,
-      module: r.module,
-      dueDate: r.dueDate,
-      assignedTo: r.assigneeIds.map((id) => ({ _id: id, name: name(id)?.name ?? 'Unknown user' })),
-      checklist: r.checklist.map((i) => ({
-        _id: i.id,
-        text: i.text,
-        completed: i.completed,
-        completedBy: i.completedBy ? { _id: i.completedBy, name: name(i.completedBy)?.name ?? 'Unknown user' } : null,
-        completedAt: i.completedAt,
-      })),
-      attachments: [...r.attachments],
-      deleted: r.deleted,
-    } as Record<string, unknown>;
-  };
-  const a = view(before);
-  const b = view(after);
   const changes: Change[] = [];
-  for (const field of Object.keys(b)) {
-    if (JSON.stringify(a[field]) !== JSON.stringify(b[field])) {
-      changes.push({ field, from: a[field] ?? null, to: b[field] });
+  for (const [field, view] of Object.entries(fieldViews)) {
+    if (before.kind !== 'reported') {
+      changes.push({ field, from: null, to: view(after, name) });
+      continue;
     }
+    const source = fieldSources[field] ?? view;
+    if (source(before, name) === source(after, name)) continue;
+    const from = view(before, name);
+    const to = view(after, name);
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes.push({ field, from: from ?? null, to });
   }
   return changes;
 }
