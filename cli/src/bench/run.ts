@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startThrowawayCluster } from '../embedded-db.js';
+import { auditSuite } from './audit.js';
 import { bugsReadSuite } from './bugs.js';
 import { bundleSuite } from './bundle.js';
 import { eventStoreSuite } from './eventstore.js';
@@ -18,6 +19,7 @@ const suites = (root: string): BenchSuite[] => [
   httpSuite(root),
   bugsReadSuite(root),
   fanoutSuite,
+  auditSuite(root),
   bundleSuite(root),
 ];
 
