@@ -8,6 +8,7 @@ export * from './bug.schemas.js';
 export * from './bug-dto.js';
 export * from './bug-events.js';
 export * from './bug-vocabulary.js';
+export * from './changes.js';
 export * from './checklist.js';
 export * from './decide.js';
 export * from './permissions.js';

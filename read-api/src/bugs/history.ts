@@ -1,5 +1,7 @@
 import {
+  type BugField,
   type BugState,
+  bugFieldChanges,
   evolveBug,
   type ReportedBug,
   streamEntityId,
@@ -40,52 +42,30 @@ const peopleOf = (s: BugState): string[] =>
     : [];
 
 type Change = { field: string; from: unknown; to: unknown };
+type ChecklistItem = ReportedBug['checklist'][number];
 
-/** Each field as the bug's answer spells it, from the folded state. */
-const fieldViews: Record<string, (r: ReportedBug, name: Names) => unknown> = {
-  title: (r) => r.title,
-  description: (r) => r.description,
-  priority: (r) => r.priority,
-  severity: (r) => r.severity,
-  status: (r) => r.status,
-  module: (r) => r.module,
-  dueDate: (r) => r.dueDate,
-  assignedTo: (r, name) => r.assigneeIds.map((id) => ({ _id: id, name: name(id)?.name ?? 'Unknown user' })),
-  checklist: (r, name) =>
-    r.checklist.map((i) => ({
+/** The fields whose stored values name people: the answer spells them with names. */
+const namedViews: Partial<Record<BugField, (value: unknown, name: Names) => unknown>> = {
+  assignedTo: (ids, name) =>
+    (ids as readonly string[]).map((id) => ({ _id: id, name: name(id)?.name ?? 'Unknown user' })),
+  checklist: (items, name) =>
+    (items as readonly ChecklistItem[]).map((i) => ({
       _id: i.id,
       text: i.text,
       completed: i.completed,
       completedBy: i.completedBy ? { _id: i.completedBy, name: name(i.completedBy)?.name ?? 'Unknown user' } : null,
       completedAt: i.completedAt,
     })),
-  attachments: (r) => [...r.attachments],
-  deleted: (r) => r.deleted,
-};
-
-/** The state behind each field: the same value (folds share what they leave alone) means no change. */
-const fieldSources: Record<string, (r: ReportedBug) => unknown> = {
-  assignedTo: (r) => r.assigneeIds,
-  checklist: (r) => r.checklist,
-  attachments: (r) => r.attachments,
+  attachments: (urls) => [...(urls as readonly string[])],
 };
 
 /** The fields an event changed, before and after, as the bug's answer spells them. */
 function changesOf(before: BugState, after: BugState, name: Names): Change[] {
-  if (after.kind !== 'reported') return [];
-  const changes: Change[] = [];
-  for (const [field, view] of Object.entries(fieldViews)) {
-    if (before.kind !== 'reported') {
-      changes.push({ field, from: null, to: view(after, name) });
-      continue;
-    }
-    const source = fieldSources[field] ?? view;
-    if (source(before, name) === source(after, name)) continue;
-    const from = view(before, name);
-    const to = view(after, name);
-    if (JSON.stringify(from) !== JSON.stringify(to)) changes.push({ field, from: from ?? null, to });
-  }
-  return changes;
+  return bugFieldChanges(before, after).map(({ field, from, to }) => {
+    const view = namedViews[field];
+    if (!view) return { field, from, to };
+    return { field, from: from === null ? null : view(from, name), to: view(to, name) };
+  });
 }
 
 type HistoryEntry = z.infer<typeof historyEntrySchema>;
