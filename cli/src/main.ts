@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * The `bugtrail` command: start (all parts in one process, or --only one of them),
- * rebuild a projection, print a stream's history, seed demo data, run the bench.
+ * rebuild a projection, print a stream's history, verify the store, hand analysts a
+ * connection string and write their data dictionary, seed demo data, run the bench.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, loadConfig } from '@bugtrail/platform';
+import { analystUrlCommand, analyticsDocsCommand } from './analyst-commands.js';
 import { historyCommand, verifyCommand } from './audit-commands.js';
 import { DataDirError, openDatabase } from './embedded-db.js';
 import { ALL_PARTS, createSystem, type Part, serveSystem } from './system.js';
@@ -116,6 +118,12 @@ async function main() {
       return process.exit(await withSystem((system) => historyCommand(system, args, print)));
     case 'verify':
       return process.exit(await withSystem((system) => verifyCommand(system, print)));
+    case 'analyst-url':
+      return process.exit(await analystUrlCommand(loadConfig(), print, (line) => process.stderr.write(`${line}\n`)));
+    case 'analytics-docs': {
+      const file = path.resolve(option(args, '--out') ?? path.join(repoRoot, 'docs', 'analytics.md'));
+      return process.exit(await analyticsDocsCommand(loadConfig(), file, (line) => process.stderr.write(`${line}\n`)));
+    }
     case 'seed': {
       const { seed } = await import('./seed.js');
       return withSystem((system) => seed(system, args));
@@ -125,7 +133,9 @@ async function main() {
       return runBench(repoRoot, args);
     }
     default:
-      throw new Error(`unknown command: ${command} (start, rebuild, history, verify, seed, bench)`);
+      throw new Error(
+        `unknown command: ${command} (start, rebuild, history, verify, analyst-url, analytics-docs, seed, bench)`,
+      );
   }
 }
 

@@ -24,6 +24,7 @@ import {
   allProjections,
   ChatAiReactor,
   chatAiReactorMigrations,
+  installAnalyticsViews,
   type Projection,
   Projector,
   projectorMigrations,
@@ -92,7 +93,13 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   const inviteCodes = await InviteCodes.create(pool, config.adminInviteCode);
   const accounts = new Accounts(pool);
   await accounts.backfill(commands);
-  const projector = new Projector(store, pool, db, options.projections ?? allProjections, { logger, changeFeed });
+  // The analytics views read every projection's tables: only a projector that runs them all installs them.
+  const projections = options.projections ?? allProjections;
+  const projector = new Projector(store, pool, db, projections, {
+    logger,
+    changeFeed,
+    ...(projections === allProjections ? { views: installAnalyticsViews } : {}),
+  });
   await projector.prepare();
   if (parts.has('projector')) projector.start();
   // The chat assistant answers beside the projector (it appends, so it runs where the projector does).

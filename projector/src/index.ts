@@ -1,3 +1,6 @@
+export * from './analytics/analytics.js';
+export * from './analytics/analytics.views.js';
+export { analyticsDictionary } from './analytics/dictionary.js';
 export { bugsProjection } from './bugs/bugs.projection.js';
 export * from './bugs/bugs.queries.js';
 export type { BugCountersTable, BugScope, BugsTable, BugUsersTable } from './bugs/bugs.tables.js';
@@ -6,6 +9,8 @@ export * from './chats/ai-reactor.js';
 export { chatsProjection } from './chats/chats.projection.js';
 export * from './chats/chats.queries.js';
 export type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/chats.tables.js';
+export { flowProjection } from './flow/flow.projection.js';
+export type { BugChangesTable, BugIntervalsTable, FlowBugsTable, IntervalField } from './flow/flow.tables.js';
 export { allProjections } from './projections.js';
 export { projectorMigrations } from './runtime/migrations.js';
 export type { Projection, ProjectionContext } from './runtime/projection.js';

@@ -1,7 +1,8 @@
 import { bugsProjection } from './bugs/bugs.projection.js';
 import { chatsProjection } from './chats/chats.projection.js';
+import { flowProjection } from './flow/flow.projection.js';
 import type { Projection } from './runtime/projection.js';
 import { usersProjection } from './users/users.projection.js';
 
 /** Every read model the projector maintains. Add a feature's projection here. */
-export const allProjections: readonly Projection[] = [usersProjection, bugsProjection, chatsProjection];
+export const allProjections: readonly Projection[] = [usersProjection, bugsProjection, chatsProjection, flowProjection];

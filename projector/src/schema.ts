@@ -1,5 +1,6 @@
 import type { BugCountersTable, BugsTable, BugUsersTable } from './bugs/bugs.tables.js';
 import type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/chats.tables.js';
+import type { BugChangesTable, BugIntervalsTable, FlowBugsTable } from './flow/flow.tables.js';
 import type { UsersTable } from './users/users.tables.js';
 
 /**
@@ -15,4 +16,7 @@ export interface ReadModelDb {
   chats: ChatsTable;
   chat_members: ChatMembersTable;
   chat_messages: ChatMessagesTable;
+  flow_bugs: FlowBugsTable;
+  bug_intervals: BugIntervalsTable;
+  bug_changes: BugChangesTable;
 }

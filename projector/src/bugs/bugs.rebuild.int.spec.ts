@@ -33,6 +33,9 @@ const TABLES: Table[] = [
   { name: 'bugs', order: 'id' },
   { name: 'bug_counters', order: 'scope, dim, value' },
   { name: 'bug_users', order: 'id' },
+  { name: 'flow_bugs', order: 'bug_id' },
+  { name: 'bug_intervals', order: 'bug_id, field, entered_revision, value' },
+  { name: 'bug_changes', order: 'position' },
 ];
 
 describe('bug read models: random events, then rebuild = live', () => {
@@ -53,6 +56,16 @@ describe('bug read models: random events, then rebuild = live', () => {
         `select to_jsonb(r) as row from rm.${table.name} r order by ${table.order}`,
       );
       out[table.name] = rows.map((r) => r.row);
+    }
+    // Every analytics view answers, the same before and after a rebuild.
+    const { rows: views } = await t.system.pool.query(
+      `select table_name from information_schema.views where table_schema = 'analytics' order by table_name`,
+    );
+    for (const { table_name } of views) {
+      const { rows } = await t.system.pool.query(
+        `select to_jsonb(v) as row from analytics.${table_name} v order by to_jsonb(v)::text`,
+      );
+      out[`analytics.${table_name}`] = rows.map((r) => r.row);
     }
     return out;
   };
@@ -197,8 +210,24 @@ describe('bug read models: random events, then rebuild = live', () => {
       ) c`);
     expect(before.bug_counters).toEqual(recount.map((r) => r.row));
 
+    // Each bug's status stays chain: each begins where the previous ended, the last is its status now.
+    const { rows: stays } = await t.system.pool.query(
+      `select bug_id, value, entered_at, left_at from rm.bug_intervals where field = 'status' order by bug_id, entered_revision`,
+    );
+    const staysOf = new Map<string, typeof stays>();
+    for (const row of stays) staysOf.set(row.bug_id, [...(staysOf.get(row.bug_id) ?? []), row]);
+    expect(staysOf.size).toBe(bugs.size);
+    for (const [bugId, state] of bugs) {
+      const chain = staysOf.get(bugId) ?? [];
+      for (let i = 1; i < chain.length; i++) expect(chain[i].entered_at).toEqual(chain[i - 1].left_at);
+      expect(chain.at(-1)?.left_at, bugId).toBeNull();
+      expect(chain.at(-1)?.value).toBe((state as ReportedBug).status);
+    }
+
+    expect(Object.keys(before).filter((k) => k.startsWith('analytics.')).length).toBeGreaterThanOrEqual(8);
     for (const projection of t.system.projector.projections) await t.system.projector.rebuild(projection.name);
     const after = await snapshot();
-    for (const table of TABLES) expect(after[table.name], table.name).toEqual(before[table.name]);
+    expect(Object.keys(after)).toEqual(Object.keys(before));
+    for (const [name, rows] of Object.entries(before)) expect(after[name], name).toEqual(rows);
   });
 });

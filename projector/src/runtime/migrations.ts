@@ -1,5 +1,6 @@
 import type { Position } from '@bugtrail/eventstore';
 import { type ColumnType, type Generated, type Kysely, type Migration, sql } from 'kysely';
+import { ensureAnalystRole } from '../analytics/analytics.js';
 
 /** The projector's own tables (schema `projector`), as the runtime queries them. */
 export type ProjectorTables = {
@@ -38,6 +39,12 @@ export const projectorMigrations: Record<string, Migration> = {
         topics text[] not null,
         created_at timestamptz not null default now()
       )`.execute(db);
+    },
+  },
+  // api.md "Analysts": the SQL users' role, SELECT on schema analytics only (its views come with the read models).
+  '0210_analyst_role': {
+    async up(db: Kysely<unknown>) {
+      await ensureAnalystRole(db);
     },
   },
 };

@@ -24,6 +24,11 @@ export type ProjectorOptions = {
   logger: Logger;
   /** In-process consumers (read-your-writes, SSE) hear of batches without a round trip. */
   changeFeed?: ChangeFeed;
+  /**
+   * Views over the read-model tables (the analytics schema): installed once every projection
+   * exists, and again inside each rebuild's swap, which drops the tables they read.
+   */
+  views?: (db: Kysely<ReadModelDb>) => Promise<void>;
 };
 
 export type ProjectorStatus = Readonly<{
@@ -122,6 +127,7 @@ export class Projector {
           await this.rebuild(projection.name);
         }
       }
+      await this.options.views?.(this.db);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [LEADER_LOCK + 1]).catch(() => {});
       client.release();
@@ -215,6 +221,7 @@ export class Projector {
         await sql`drop table if exists ${sql.id(READ_MODEL_SCHEMA, table)} cascade`.execute(tx);
         await sql`alter table ${sql.id(schema, table)} set schema ${sql.id(READ_MODEL_SCHEMA)}`.execute(tx);
       }
+      await this.options.views?.(tx);
       await sql`
         insert into projector.checkpoints (name, position, version) values (${name}, ${live}, ${projection.version})
         on conflict (name) do update set position = excluded.position, version = excluded.version, updated_at = now()`.execute(
