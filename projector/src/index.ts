@@ -10,6 +10,7 @@ export { chatsProjection } from './chats/chats.projection.js';
 export * from './chats/chats.queries.js';
 export type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/chats.tables.js';
 export { flowProjection } from './flow/flow.projection.js';
+export * from './flow/flow.queries.js';
 export type { BugChangesTable, BugIntervalsTable, FlowBugsTable, IntervalField } from './flow/flow.tables.js';
 export { allProjections } from './projections.js';
 export { projectorMigrations } from './runtime/migrations.js';

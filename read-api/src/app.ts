@@ -15,6 +15,7 @@ import { createBugsRoutes } from './bugs/bugs.routes.js';
 import { createChatsRoutes, createChatUsersRoutes } from './chats/chats.routes.js';
 import type { ReadApiDeps } from './deps.js';
 import { createLiveRoutes } from './live/live.routes.js';
+import { createMetricsRoutes } from './metrics/metrics.routes.js';
 import { createOpenApiRoutes } from './openapi/openapi.routes.js';
 import { readApiOperations } from './operations.js';
 import { createReportsRoutes } from './reports/reports.routes.js';
@@ -59,6 +60,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.route('/api/bugs', createBugsRoutes(deps));
   app.route('/api/reports', createReportsRoutes(deps));
   app.route('/api/audit', createAuditRoutes(deps));
+  app.route('/api/metrics', createMetricsRoutes(deps));
   app.route('/api', createOpenApiRoutes([...readApiOperations, ...(deps.operations ?? [])]));
   const live = createLiveRoutes(deps);
   app.route('/api/events', live.app);

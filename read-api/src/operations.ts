@@ -4,6 +4,7 @@ import { auditOperations } from './audit/audit.openapi.js';
 import { bugReadOperations } from './bugs/bugs.openapi.js';
 import { chatReadOperations, chatUsersOperations } from './chats/chats.openapi.js';
 import { liveOperations } from './live/live.openapi.js';
+import { metricsOperations } from './metrics/metrics.openapi.js';
 import { openApiOperations } from './openapi/openapi.openapi.js';
 import { reportOperations } from './reports/reports.openapi.js';
 import { systemOperations } from './system/system.openapi.js';
@@ -32,6 +33,7 @@ export const readApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/bugs', bugReadOperations),
   ...mountOperations('/api/reports', reportOperations),
   ...mountOperations('/api/audit', auditOperations),
+  ...mountOperations('/api/metrics', metricsOperations),
   ...mountOperations('/api/events', liveOperations),
   ...mountOperations('/api/chats', chatReadOperations),
   // The spec's chat-server paths: the same routers, the same declarations.

@@ -9,6 +9,7 @@ import {
   schemaNames,
 } from '@bugtrail/platform';
 import { z } from 'zod';
+import { asOfQuery } from '../as-of.js';
 import {
   allViewableSchema,
   bugAtSchema,
@@ -33,10 +34,12 @@ const dashboard = (role: 'admin' | 'tester' | 'developer'): RouteSpec => ({
   method: 'get',
   path: `/${role}-dashboard`,
   summary: `The ${role} dashboard: statistics, charts and the 10 newest bugs of the caller's scope`,
+  description: 'With `asOf`, the counts and newest bugs as they were at that moment.',
   tags: ['dashboards'],
+  query: asOfQuery,
   // Auditors read the admin's dashboard.
   roles: role === 'admin' ? ['admin', 'auditor'] : [role],
-  responses: { 200: { description: 'Dashboard', schema: dashboardSchema }, 403: forbiddenAnswer },
+  responses: { 200: { description: 'Dashboard', schema: dashboardSchema }, 400: invalidAnswer, 403: forbiddenAnswer },
 });
 
 export const bugReadOperations: RouteSpec[] = [

@@ -18,13 +18,16 @@ import {
   type BugCounts,
   type BugScope,
   countBugs,
+  countBugsAsOf,
   decodeCursor,
   findBug,
   findUser,
   type ListQuery,
   listBugs,
+  newestBugIdsAsOf,
 } from '@bugtrail/projector';
 import { type Context, Hono } from 'hono';
+import { asOfQuery, effectiveAsOf } from '../as-of.js';
 import type { ReadApiDeps } from '../deps.js';
 import { historyQuery, listQuery } from './bugs.schemas.js';
 import { compareBug } from './compare.js';
@@ -116,6 +119,25 @@ export function createBugsRoutes(deps: ReadApiDeps) {
 
   const dashboard = (role: Role) => async (c: Context<AuthEnv>) => {
     const scope = roleScope(c.var.actor);
+    const { asOf } = readQuery(c, asOfQuery);
+    if (asOf) {
+      // As it was then: counts from the stays, the newest bugs folded from their streams up to then.
+      const at = effectiveAsOf(asOf);
+      const [counts, ids] = await Promise.all([
+        countBugsAsOf(deps.db, scope, at),
+        newestBugIdsAsOf(deps.db, scope, at, 10),
+      ]);
+      const then = await Promise.all(
+        ids.map(async (id) => bugAt(deps, await deps.store.readStream(streams.bug(id)), at.toISOString())),
+      );
+      return c.json(
+        dashboardAnswer(
+          role,
+          counts,
+          then.filter((b): b is BugDto => b !== null),
+        ),
+      );
+    }
     const [counts, recent] = await Promise.all([countBugs(deps.db, scope), listBugs(deps.db, { scope, limit: 10 })]);
     return c.json(dashboardAnswer(role, counts, recent.bugs));
   };

@@ -1,0 +1,57 @@
+import { forbiddenAnswer, invalidAnswer, type RouteSpec } from '@bugtrail/platform';
+import {
+  cumulativeFlowAnswerSchema,
+  cycleTimesAnswerSchema,
+  cycleTimesQuery,
+  metricsAnswerSchema,
+  metricsQuery,
+} from './metrics.schemas.js';
+
+/** The flow metrics (metrics.routes.ts), relative to their mount at /api/metrics. */
+
+const tags = ['metrics'];
+const roles = ['admin', 'auditor'] as const;
+
+export const metricsOperations: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/',
+    summary: 'Flow metrics from status history: cycle time, time in status, reopens, weekly flow, open ages',
+    description:
+      'Durations in seconds. With `asOf`, exactly what this answered at that moment (the answer names its `asOf`).',
+    tags,
+    roles: [...roles],
+    query: metricsQuery,
+    responses: {
+      200: { description: 'The metrics', schema: metricsAnswerSchema },
+      400: invalidAnswer,
+      403: forbiddenAnswer,
+    },
+  },
+  {
+    method: 'get',
+    path: '/cycle-times',
+    summary: 'The cycle-time scatter: each bug closed in the window, when, and its cycle time',
+    tags,
+    roles: [...roles],
+    query: cycleTimesQuery,
+    responses: {
+      200: { description: 'Points, newest first', schema: cycleTimesAnswerSchema },
+      400: invalidAnswer,
+      403: forbiddenAnswer,
+    },
+  },
+  {
+    method: 'get',
+    path: '/flow',
+    summary: 'The cumulative flow diagram: bugs in each status at the end of each day of the window',
+    tags,
+    roles: [...roles],
+    query: metricsQuery,
+    responses: {
+      200: { description: 'Points, oldest first', schema: cumulativeFlowAnswerSchema },
+      400: invalidAnswer,
+      403: forbiddenAnswer,
+    },
+  },
+];

@@ -1,0 +1,46 @@
+import { type AuthEnv, readQuery, requireAuth, requireRole } from '@bugtrail/platform';
+import { cumulativeFlow, cycleTimePoints, flowMetrics, type MetricsWindow } from '@bugtrail/projector';
+import { Hono } from 'hono';
+import { effectiveAsOf } from '../as-of.js';
+import type { ReadApiDeps } from '../deps.js';
+import { cycleTimesQuery, metricsQuery } from './metrics.schemas.js';
+
+function windowOf(query: { from?: Date | undefined; to?: Date | undefined; asOf?: Date | undefined }): MetricsWindow {
+  return { asOf: effectiveAsOf(query.asOf), from: query.from ?? null, to: query.to ?? null };
+}
+
+const echo = (w: MetricsWindow) => ({
+  asOf: w.asOf.toISOString(),
+  from: w.from?.toISOString() ?? null,
+  to: w.to?.toISOString() ?? null,
+});
+
+/**
+ * Flow metrics (api.md "Analysts"), admins and auditors: computed from the status stays as
+ * they were known at `asOf`, so the same `asOf` always gets the same answer.
+ */
+export function createMetricsRoutes(deps: ReadApiDeps) {
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps.tokens), requireRole('admin', 'auditor'));
+
+  app.get('/', async (c) => {
+    const query = readQuery(c, metricsQuery);
+    const w = windowOf(query);
+    const metrics = await flowMetrics(deps.db, w, query.groupBy ?? null);
+    return c.json({ ...echo(w), groupBy: query.groupBy ?? null, ...metrics });
+  });
+
+  app.get('/cycle-times', async (c) => {
+    const query = readQuery(c, cycleTimesQuery);
+    const w = windowOf(query);
+    return c.json({ ...echo(w), ...(await cycleTimePoints(deps.db, w, query.groupBy ?? null, query.limit ?? 2000)) });
+  });
+
+  app.get('/flow', async (c) => {
+    const query = readQuery(c, metricsQuery);
+    const w = windowOf(query);
+    return c.json({ ...echo(w), ...(await cumulativeFlow(deps.db, w)) });
+  });
+
+  return app;
+}
