@@ -1,16 +1,19 @@
 import { loadConfig } from '@bugtrail/platform';
-import { createTestDatabase } from '@bugtrail/testing';
+import { type OwnCluster, startOwnCluster } from '@bugtrail/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analystUrlCommand } from './analyst-commands.js';
 
+// The analyst role and its password are cluster-wide: a cluster of its own.
 describe('bugtrail analyst-url', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let cluster: OwnCluster;
+  let database: { url: string };
   beforeAll(async () => {
-    database = await createTestDatabase();
+    cluster = await startOwnCluster();
+    database = { url: await cluster.createDatabase('analyst_url') };
   });
   afterAll(async () => {
-    await database?.drop();
+    await cluster?.stop();
   });
 
   it('prints one URL on stdout (notes apart) that connects as the analyst and reads analytics only', async () => {

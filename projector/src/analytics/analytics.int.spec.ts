@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { http, registerUser } from '@bugtrail/testing';
+import { http, type OwnCluster, registerUser, startOwnCluster } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,14 +21,17 @@ async function refusal(client: pg.Client, statement: string): Promise<string | u
   }
 }
 
+// The analyst role is cluster-wide (its password, its connection limit): this file keeps a cluster of its own.
 describe('analytics: the SQL users’ contract', () => {
+  let cluster: OwnCluster;
   let t: TestSystem;
   let analyst: pg.Client;
   let url: string;
   let emails: string[] = [];
 
   beforeAll(async () => {
-    t = await startTestSystem();
+    cluster = await startOwnCluster();
+    t = await startTestSystem({ databaseUrl: await cluster.createDatabase('analytics_first') });
     const admin = await registerUser(t.url, 'admin');
     const tester = await registerUser(t.url, 'tester');
     const developer = await registerUser(t.url, 'developer');
@@ -54,6 +57,7 @@ describe('analytics: the SQL users’ contract', () => {
   afterAll(async () => {
     await analyst?.end();
     await t?.close();
+    await cluster?.stop();
   });
 
   it('the analyst reads every view, and each example query runs', async () => {
@@ -160,7 +164,7 @@ describe('analytics: the SQL users’ contract', () => {
   });
 
   it('a second database on the same server: the role exists already, and gets its grants there too', async () => {
-    const second = await startTestSystem();
+    const second = await startTestSystem({ databaseUrl: await cluster.createDatabase('analytics_second') });
     try {
       const client = new pg.Client({
         connectionString: analystConnectionString(second.databaseUrl, await resetAnalystPassword(second.system.db)),

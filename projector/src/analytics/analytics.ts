@@ -54,26 +54,33 @@ export async function ensureAnalystRole<DB>(db: Kysely<DB>): Promise<void> {
     .raw(`
     create schema if not exists ${ident(ANALYTICS_SCHEMA)};
     do $$
+    declare
+      attempt int := 0;
     begin
-      if not exists (select from pg_roles where rolname = ${literal(ANALYST_ROLE)}) then
+      -- Roles live in the whole cluster: another database's migrations may create or alter it
+      -- at the same moment (a unique violation, or "tuple concurrently updated"): try again.
+      loop
         begin
-          create role ${role} login;
+          if not exists (select from pg_roles where rolname = ${literal(ANALYST_ROLE)}) then
+            create role ${role} login;
+          end if;
+          alter role ${role} with login nosuperuser nocreatedb nocreaterole noinherit noreplication nobypassrls
+            connection limit ${ANALYST_LIMITS.connectionLimit};
+          alter role ${role} set statement_timeout = ${literal(ANALYST_LIMITS.statementTimeout)};
+          alter role ${role} set idle_in_transaction_session_timeout = ${literal(ANALYST_LIMITS.idleInTransactionTimeout)};
+          alter role ${role} set default_transaction_read_only = on;
+          exit;
         exception
-          when duplicate_object then null; -- another database's migrations made it just now
           when insufficient_privilege then
-            raise warning 'bugtrail: no privilege to create role ${ANALYST_ROLE}; analytics stay closed to SQL users';
-            return;
+            raise warning 'bugtrail: no privilege to create or limit role ${ANALYST_ROLE}; analytics stay closed to SQL users';
+            exit;
+          when duplicate_object or unique_violation or internal_error then
+            attempt := attempt + 1;
+            if attempt > 20 then raise; end if;
+            perform pg_sleep(0.02 * attempt);
         end;
-      end if;
-      begin
-        alter role ${role} with login nosuperuser nocreatedb nocreaterole noinherit noreplication nobypassrls
-          connection limit ${ANALYST_LIMITS.connectionLimit};
-        alter role ${role} set statement_timeout = ${literal(ANALYST_LIMITS.statementTimeout)};
-        alter role ${role} set idle_in_transaction_session_timeout = ${literal(ANALYST_LIMITS.idleInTransactionTimeout)};
-        alter role ${role} set default_transaction_read_only = on;
-      exception when insufficient_privilege then
-        raise warning 'bugtrail: no privilege to set the limits of role ${ANALYST_ROLE}';
-      end;
+      end loop;
+      if not exists (select from pg_roles where rolname = ${literal(ANALYST_ROLE)}) then return; end if;
       execute format('grant connect on database %I to ${role}', current_database());
       grant usage on schema ${ident(ANALYTICS_SCHEMA)} to ${role};
       grant select on all tables in schema ${ident(ANALYTICS_SCHEMA)} to ${role};
