@@ -105,7 +105,7 @@ export const analyticsViews: readonly AnalyticsView[] = [
       col('changed_by', 'Who moved it into this status (the reporter for the first Open; analytics.users.id).'),
     ],
     query: `select i.bug_id, i.value, i.entered_at, i.left_at,
-        extract(epoch from i.left_at - i.entered_at)::double precision, i.entered_by
+        date_part('epoch', i.left_at - i.entered_at), i.entered_by
       from rm.bug_intervals i where i.field = 'status'`,
   },
   {
@@ -123,7 +123,7 @@ export const analyticsViews: readonly AnalyticsView[] = [
       col('reopened', 'How many times it was moved out of Closed.'),
     ],
     query: `select b.id, b.severity, b.priority, b.dto->>'module', s.first_open_at, c.entered_at,
-        extract(epoch from c.entered_at - s.first_open_at)::double precision, s.reopened::integer
+        date_part('epoch', c.entered_at - s.first_open_at), s.reopened::integer
       from rm.bugs b
       join rm.bug_intervals c
         on c.bug_id = b.id and c.field = 'status' and c.value = 'Closed' and c.left_at is null

@@ -34,56 +34,82 @@ export type FlowMetrics = {
   groups?: { key: string | null; cycleTime: Percentiles; count: number; timeInStatus: TimeInStatus }[];
 };
 
+/**
+ * Runs a flow query with room to hash and sort in memory: the default 4 MB spills a
+ * 100k-bug aggregation to disk. Read-only, and local to its transaction.
+ */
+function roomy<T>(db: Kysely<ReadModelDb>, query: (tx: Kysely<ReadModelDb>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (tx) => {
+    await sql`set local work_mem = '64MB'`.execute(tx);
+    return query(tx);
+  });
+}
+
 const time = (d: Date | null) => sql`${d === null ? null : d.toISOString()}::timestamptz`;
 
-/** The CTEs every flow answer starts from: the window, the bugs that existed at asOf, their status stays then. */
-function base(w: MetricsWindow): RawBuilder<unknown> {
+/**
+ * The window's instants as SQL: asOf (t) and where stays still going stop counting (e: `to`
+ * or asOf, the earlier), and a column's test against [from, to). Values go in as parameters,
+ * so the planner sees them (a CTE of constants would hide them and misplan at size).
+ */
+type Instants = {
+  t: RawBuilder<unknown>;
+  e: RawBuilder<unknown>;
+  within(column: RawBuilder<unknown>): RawBuilder<unknown>;
+};
+
+function instants(w: MetricsWindow): Instants {
+  const end = w.to && w.to < w.asOf ? w.to : w.asOf;
+  return {
+    t: time(w.asOf),
+    e: time(end),
+    within: (column) =>
+      sql`(${w.from ? sql`${column} >= ${time(w.from)}` : sql`true`} and ${w.to ? sql`${column} < ${time(w.to)}` : sql`true`})`,
+  };
+}
+
+/** Seconds of a status stay up to the window's end (a stay left after asOf is still going then). */
+const spentIn = (x: Instants, status: BugStatus) =>
+  sql`sum(date_part('epoch', least(coalesce(i.left_at, ${x.e}), ${x.e}) - i.entered_at))
+    filter (where i.value = ${status} and i.entered_at < ${x.e})`;
+
+/**
+ * The CTEs every flow answer starts from, in one pass over the status stays: each bug that
+ * existed at asOf with what its stays known then say (first Open, the Closed stay going at
+ * asOf, moves out of Closed in the window, seconds spent per status), then its cycle time.
+ */
+function base(x: Instants): RawBuilder<unknown> {
   return sql`
-    p as (
-      select ${time(w.asOf)} as t, ${time(w.from)} as f, ${time(w.to)} as u,
-        least(coalesce(${time(w.to)}, ${time(w.asOf)}), ${time(w.asOf)}) as e
-    ),
-    visible as (
-      select b.bug_id, b.created_at from rm.flow_bugs b, p
-      where b.created_at <= p.t and (b.deleted_at is null or b.deleted_at > p.t)
-    ),
-    windowed as (
-      select v.bug_id, v.created_at from visible v, p
-      where (p.f is null or v.created_at >= p.f) and (p.u is null or v.created_at < p.u)
-    ),
-    stays as (
-      select i.bug_id, i.value as status, i.entered_at, case when i.left_at <= p.t then i.left_at end as left_at
-      from rm.bug_intervals i join visible v on v.bug_id = i.bug_id, p
-      where i.field = 'status' and i.entered_at <= p.t
-    ),
     per_bug as (
-      select s.bug_id,
-        min(s.entered_at) filter (where s.status = 'Open') as first_open,
-        max(s.entered_at) filter (where s.status = 'Closed' and s.left_at is null) as closed_at,
-        count(*) filter (where s.status = 'Closed' and s.left_at is not null
-          and (p.f is null or s.left_at >= p.f) and (p.u is null or s.left_at < p.u)) as reopened
-      from stays s, p group by s.bug_id
+      select b.bug_id, b.created_at,
+        ${x.within(sql`b.created_at`)} as in_window,
+        min(i.entered_at) filter (where i.value = 'Open') as first_open,
+        max(i.entered_at) filter (where i.value = 'Closed' and (i.left_at is null or i.left_at > ${x.t})) as closed_at,
+        count(*) filter (where i.value = 'Closed' and i.left_at <= ${x.t} and ${x.within(sql`i.left_at`)}) as reopened,
+        ${spentIn(x, 'Open')} as spent_open,
+        ${spentIn(x, 'In Progress')} as spent_progress,
+        ${spentIn(x, 'Closed')} as spent_closed
+      from rm.flow_bugs b join rm.bug_intervals i on i.bug_id = b.bug_id and i.field = 'status'
+      where b.created_at <= ${x.t} and (b.deleted_at is null or b.deleted_at > ${x.t}) and i.entered_at <= ${x.t}
+      group by b.bug_id, b.created_at
     ),
     cycles as (
-      select b.bug_id, b.closed_at, extract(epoch from b.closed_at - b.first_open)::float8 as seconds
-      from per_bug b, p
-      where b.closed_at is not null and b.first_open is not null
-        and (p.f is null or b.closed_at >= p.f) and (p.u is null or b.closed_at < p.u)
-    ),
-    spent as (
-      select s.bug_id, s.status, extract(epoch from least(coalesce(s.left_at, p.e), p.e) - s.entered_at) as seconds
-      from stays s join windowed w on w.bug_id = s.bug_id, p
-      where s.entered_at < p.e
+      select b.bug_id, b.closed_at, date_part('epoch', b.closed_at - b.first_open) as seconds
+      from per_bug b
+      where b.closed_at is not null and b.first_open is not null and ${x.within(sql`b.closed_at`)}
     )`;
 }
 
+/** Seconds spent per status, summed over the bugs of the window. */
+const spentTotals = sql`json_build_object('Open', sum(spent_open), 'In Progress', sum(spent_progress), 'Closed', sum(spent_closed))`;
+
 /** The group key of each bug that existed at asOf, as it was then (null: none). */
-function keys(group: MetricGroup): RawBuilder<unknown> {
+function keys(x: Instants, group: MetricGroup): RawBuilder<unknown> {
   return sql`
     keys as (
-      select v.bug_id, k.value as key from visible v
+      select v.bug_id, v.in_window, v.spent_open, v.spent_progress, v.spent_closed, k.value as key from per_bug v
       left join rm.bug_intervals k on k.bug_id = v.bug_id and k.field = ${group}
-        and k.entered_at <= (select t from p) and (k.left_at is null or k.left_at > (select t from p))
+        and k.entered_at <= ${x.t} and (k.left_at is null or k.left_at > ${x.t})
     )`;
 }
 
@@ -125,53 +151,53 @@ export async function flowMetrics(
   w: MetricsWindow,
   group: MetricGroup | null,
 ): Promise<FlowMetrics> {
+  const x = instants(w);
   const groups = group
     ? sql`(select json_agg(json_build_object(
             'key', g.key,
             'cycle', json_build_object('p', gc.p, 'n', coalesce(gc.n, 0)),
             'bugs', coalesce(gb.n, 0),
-            'spent', gs.spent))
+            'spent', gb.spent))
           from group_keys g
           left join group_cycles gc on gc.key is not distinct from g.key
-          left join group_bugs gb on gb.key is not distinct from g.key
-          left join group_spent gs on gs.key is not distinct from g.key)`
+          left join group_bugs gb on gb.key is not distinct from g.key)`
     : sql`null::json`;
   const groupCtes = group
-    ? sql`, ${keys(group)},
+    ? sql`, ${keys(x, group)},
       group_cycles as (
         select k.key, percentile_cont(array[0.5, 0.85, 0.95]) within group (order by c.seconds) as p, count(*) as n
         from cycles c join keys k on k.bug_id = c.bug_id group by k.key
       ),
-      group_bugs as (select k.key, count(*) as n from windowed w join keys k on k.bug_id = w.bug_id group by k.key),
-      group_spent as (
-        select t.key, json_object_agg(t.status, t.total) as spent from (
-          select k.key, s.status, sum(s.seconds) as total from spent s join keys k on k.bug_id = s.bug_id
-          group by k.key, s.status) t
-        group by t.key
+      group_bugs as (
+        select k.key, count(*) as n, ${spentTotals} as spent from keys k where k.in_window group by k.key
       ),
       group_keys as (select key from group_cycles union select key from group_bugs)`
     : sql``;
-  const { rows } = await sql<{ answer: RawAnswer }>`
-    with ${base(w)}${groupCtes},
+  const { rows } = await roomy(db, (tx) =>
+    sql<{ answer: RawAnswer }>`
+    with ${base(x)}${groupCtes},
     weekly as (
-      select week, sum(opened)::int as opened, sum(closed)::int as closed from (
-        select to_char(w.created_at at time zone 'UTC', 'IYYY-"W"IW') as week, 1 as opened, 0 as closed from windowed w
+      select to_char(week, 'IYYY-"W"IW') as week, sum(opened)::int as opened, sum(closed)::int as closed from (
+        select date_trunc('week', b.created_at at time zone 'UTC') as week, count(*) as opened, 0 as closed
+        from per_bug b where b.in_window group by 1
         union all
-        select to_char(s.entered_at at time zone 'UTC', 'IYYY-"W"IW'), 0, 1 from stays s, p
-        where s.status = 'Closed' and (p.f is null or s.entered_at >= p.f) and (p.u is null or s.entered_at < p.u)
-      ) x group by week
+        select date_trunc('week', i.entered_at at time zone 'UTC'), 0, count(*)
+        from rm.bug_intervals i join per_bug b on b.bug_id = i.bug_id
+        where i.field = 'status' and i.value = 'Closed' and i.entered_at <= ${x.t} and ${x.within(sql`i.entered_at`)}
+        group by 1
+      ) x group by x.week
     )
     select json_build_object(
       'cycle', (select ${percentiles(sql`seconds`)} from cycles),
-      'spent', (select json_object_agg(t.status, t.total) from (
-        select status, sum(seconds) as total from spent group by status) t),
-      'bugs', (select count(*) from windowed),
+      'spent', (select ${spentTotals} from per_bug where in_window),
+      'bugs', (select count(*) from per_bug where in_window),
       'reopened', (select coalesce(sum(reopened), 0) from per_bug),
       'weekly', (select json_agg(json_build_object('week', week, 'opened', opened, 'closed', closed) order by week) from weekly),
-      'open_age', (select ${percentiles(sql`extract(epoch from p.t - v.created_at)::float8`)}
-        from visible v join per_bug b on b.bug_id = v.bug_id, p where b.closed_at is null),
+      'open_age', (select ${percentiles(sql`date_part('epoch', ${x.t} - b.created_at)`)}
+        from per_bug b where b.closed_at is null),
       'groups', ${groups}
-    ) as answer`.execute(db);
+    ) as answer`.execute(tx),
+  );
   const raw = rows[0]!.answer;
   const answer: FlowMetrics = {
     cycleTime: toPercentiles(raw.cycle),
@@ -205,22 +231,25 @@ export async function cycleTimePoints(
   group: MetricGroup | null,
   limit: number,
 ): Promise<{ points: CycleTimePoint[]; total: number }> {
-  const { rows } = await sql<{
-    bug_id: string;
-    title: string;
-    closed_at: Date;
-    seconds: number;
-    key: string | null;
-    total: string;
-  }>`
-    with ${base(w)}${group ? sql`, ${keys(group)}` : sql``}
+  const x = instants(w);
+  const { rows } = await roomy(db, (tx) =>
+    sql<{
+      bug_id: string;
+      title: string;
+      closed_at: Date;
+      seconds: number;
+      key: string | null;
+      total: string;
+    }>`
+    with ${base(x)}${group ? sql`, ${keys(x, group)}` : sql``}
     select c.bug_id, coalesce(b.dto->>'title', '') as title, c.closed_at, c.seconds,
       ${group ? sql`k.key` : sql`null::text`} as key, count(*) over () as total
     from cycles c
     left join rm.bugs b on b.id = c.bug_id
     ${group ? sql`left join keys k on k.bug_id = c.bug_id` : sql``}
     order by c.closed_at desc, c.bug_id
-    limit ${limit}`.execute(db);
+    limit ${limit}`.execute(tx),
+  );
   return {
     points: rows.map((r) => ({
       bugId: r.bug_id,
@@ -244,6 +273,7 @@ export async function cumulativeFlow(
   db: Kysely<ReadModelDb>,
   w: MetricsWindow,
 ): Promise<{ granularity: 'day' | 'week'; points: FlowDay[] }> {
+  const x = instants(w);
   const end = w.to && w.to < w.asOf ? w.to : w.asOf;
   const { rows: first } = await sql<{ start: Date | null }>`
     select min(created_at) as start from rm.flow_bugs where created_at <= ${time(w.asOf)}`.execute(db);
@@ -252,15 +282,21 @@ export async function cumulativeFlow(
   const days = (end.getTime() - start.getTime()) / 86_400_000;
   const granularity = days > 180 ? 'week' : 'day';
   const unit = sql.lit(granularity);
-  const { rows } = await sql<{ bucket: string; status: BugStatus; delta: number }>`
-    with ${base(w)},
+  const { rows } = await roomy(db, (tx) =>
+    sql<{ bucket: string; status: BugStatus; delta: number }>`
+    with stays as (
+      select i.value as status, i.entered_at, case when i.left_at <= ${x.t} then i.left_at end as left_at
+      from rm.flow_bugs b join rm.bug_intervals i on i.bug_id = b.bug_id and i.field = 'status'
+      where b.created_at <= ${x.t} and (b.deleted_at is null or b.deleted_at > ${x.t}) and i.entered_at <= ${x.t}
+    ),
     steps as (
       select status, entered_at as at, 1 as delta from stays
       union all select status, left_at, -1 from stays where left_at is not null
     )
     select to_char(date_trunc(${unit}, at at time zone 'UTC'), 'YYYY-MM-DD') as bucket, status, sum(delta)::int as delta
-    from steps, p where at <= p.e
-    group by 1, 2 order by 1`.execute(db);
+    from steps where at <= ${x.e}
+    group by 1, 2 order by 1`.execute(tx),
+  );
   // Buckets from the window's start to its end; steps before the start add up to the first point.
   const bucketOf = (d: Date) => {
     const day = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
@@ -284,22 +320,22 @@ export async function cumulativeFlow(
 
 /** The dashboard counts of a scope as they were at `asOf` (api.md: dashboards take `?asOf=`). */
 export async function countBugsAsOf(db: Kysely<ReadModelDb>, scope: BugScope, asOf: Date): Promise<BugCounts> {
+  const t = time(asOf);
   const { rows } = await sql<{ field: string; value: string; n: number }>`
-    with p as (select ${time(asOf)} as t),
-    scoped as (
-      select b.bug_id from rm.flow_bugs b, p
-      where b.created_at <= p.t and (b.deleted_at is null or b.deleted_at > p.t)
+    with scoped as (
+      select b.bug_id from rm.flow_bugs b
+      where b.created_at <= ${t} and (b.deleted_at is null or b.deleted_at > ${t})
       ${scope.kind === 'reporter' ? sql`and b.reporter_id = ${scope.id}` : sql``}
       ${
         scope.kind === 'assignee'
           ? sql`and exists (select from rm.bug_intervals a where a.bug_id = b.bug_id and a.field = 'assignee'
-              and a.value = ${scope.id} and a.entered_at <= p.t and (a.left_at is null or a.left_at > p.t))`
+              and a.value = ${scope.id} and a.entered_at <= ${t} and (a.left_at is null or a.left_at > ${t}))`
           : sql``
       }
     )
     select i.field, i.value, count(*)::int as n
-    from rm.bug_intervals i join scoped s on s.bug_id = i.bug_id, p
-    where i.field in ('status', 'severity', 'priority') and i.entered_at <= p.t and (i.left_at is null or i.left_at > p.t)
+    from rm.bug_intervals i join scoped s on s.bug_id = i.bug_id
+    where i.field in ('status', 'severity', 'priority') and i.entered_at <= ${t} and (i.left_at is null or i.left_at > ${t})
     group by i.field, i.value`.execute(db);
   const counts = {
     status: { Open: 0, 'In Progress': 0, Closed: 0 },

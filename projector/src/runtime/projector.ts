@@ -230,6 +230,8 @@ export class Projector {
       const [notice] = chunkNotices(live, [], true);
       if (notice) await sql`select pg_notify(${CHANGES_CHANNEL}, ${encodeChangeNotice(notice)})`.execute(tx);
     });
+    // Fresh tables have no statistics until autovacuum comes by: queries would be planned blind.
+    for (const table of projection.tables) await sql`analyze ${sql.id(READ_MODEL_SCHEMA, table)}`.execute(this.db);
     const ms = performance.now() - started;
     this.logger.info('projection rebuilt', { projection: projection.name, events, ms: Math.round(ms) });
     return { events, ms };

@@ -303,6 +303,25 @@ describe(`metrics = a naive replay, over ${BUGS.toLocaleString('en')} random bug
     },
   ];
 
+  it('an analyst’s one query over analytics.bug_cycle_times gives the API’s number', async () => {
+    const from = new Date(start + span / 2);
+    const to = new Date(start + span / 2 + 30 * 24 * HOUR);
+    const query = new URLSearchParams({ from: from.toISOString(), to: to.toISOString(), groupBy: 'severity' });
+    const answer = await http(t.url).get(`/api/metrics?${query}`, admin.token);
+    expect(answer.status).toBe(200);
+    for (const severity of severities) {
+      const { rows } = await t.system.pool.query(
+        `select percentile_cont(0.5) within group (order by cycle_seconds) as p50, count(*)::int as n
+         from analytics.bug_cycle_times where severity = $1 and closed_at >= $2 and closed_at < $3`,
+        [severity, from, to],
+      );
+      const group = answer.body.groups.find((g: { key: string }) => g.key === severity);
+      expect(rows[0].n, severity).toBeGreaterThan(0);
+      expect(group.cycleTime.count, severity).toBe(rows[0].n);
+      expect(group.cycleTime.p50, severity).toBe(rows[0].p50);
+    }
+  });
+
   for (const c of cases) {
     it(`${c.name} (seed ${seed})`, async () => {
       const w = c.window();
