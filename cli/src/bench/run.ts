@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startThrowawayCluster } from '../embedded-db.js';
+import { analyticsSuite } from './analytics.js';
 import { auditSuite } from './audit.js';
 import { bugsReadSuite } from './bugs.js';
 import { bundleSuite } from './bundle.js';
@@ -20,6 +21,7 @@ const suites = (root: string): BenchSuite[] => [
   bugsReadSuite(root),
   fanoutSuite,
   auditSuite(root),
+  analyticsSuite(root),
   bundleSuite(root),
 ];
 

@@ -137,15 +137,13 @@ export const flowProjection: Projection = {
       entered_revision int not null,
       left_at timestamptz
     )`.execute(db);
-    // Ending a stay finds the open one; metrics read one field's stays.
+    // Ending a stay finds the open one. Metrics read every stay of a field (a scan, hashed):
+    // each index more is a write more for every stay, live and in a rebuild.
     await sql`create index ${index('bug_intervals_open')} on ${t(schema, 'bug_intervals')} (bug_id, field) where left_at is null`.execute(
       db,
     );
-    await sql`create index ${index('bug_intervals_bug')} on ${t(schema, 'bug_intervals')} (field, bug_id, entered_at)`.execute(
-      db,
-    );
     await sql`create table ${t(schema, 'bug_changes')} (
-      position text primary key,
+      position text not null,
       bug_id text not null,
       revision int not null,
       type text not null,
