@@ -22,10 +22,12 @@ import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminChatsRouteImport } from './routes/admin/chats'
 import { Route as AdminCreateBugRouteImport } from './routes/admin/create-bug'
 import { Route as AdminDashboardRouteImport } from './routes/admin/dashboard'
+import { Route as AdminFlowRouteImport } from './routes/admin/flow'
 import { Route as AdminUpdateBugRouteImport } from './routes/admin/update-bug'
 import { Route as AdminUsersRouteImport } from './routes/admin/users'
 import { Route as AuditorIndexRouteImport } from './routes/auditor/index'
 import { Route as AuditorDashboardRouteImport } from './routes/auditor/dashboard'
+import { Route as AuditorFlowRouteImport } from './routes/auditor/flow'
 import { Route as DeveloperIndexRouteImport } from './routes/developer/index'
 import { Route as DeveloperChatsRouteImport } from './routes/developer/chats'
 import { Route as DeveloperDashboardRouteImport } from './routes/developer/dashboard'
@@ -112,6 +114,11 @@ const AdminDashboardRoute = AdminDashboardRouteImport.update({
   path: '/dashboard',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminFlowRoute = AdminFlowRouteImport.update({
+  id: '/flow',
+  path: '/flow',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminUpdateBugRoute = AdminUpdateBugRouteImport.update({
   id: '/update-bug',
   path: '/update-bug',
@@ -130,6 +137,11 @@ const AuditorIndexRoute = AuditorIndexRouteImport.update({
 const AuditorDashboardRoute = AuditorDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
+  getParentRoute: () => AuditorRoute,
+} as any)
+const AuditorFlowRoute = AuditorFlowRouteImport.update({
+  id: '/flow',
+  path: '/flow',
   getParentRoute: () => AuditorRoute,
 } as any)
 const DeveloperIndexRoute = DeveloperIndexRouteImport.update({
@@ -248,9 +260,11 @@ export interface FileRoutesByFullPath {
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
   '/admin/dashboard': typeof AdminDashboardRoute
+  '/admin/flow': typeof AdminFlowRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
   '/auditor/dashboard': typeof AuditorDashboardRoute
+  '/auditor/flow': typeof AuditorFlowRoute
   '/developer/chats': typeof DeveloperChatsRoute
   '/developer/dashboard': typeof DeveloperDashboardRoute
   '/developer/update-bugs': typeof DeveloperUpdateBugsRoute
@@ -282,9 +296,11 @@ export interface FileRoutesByTo {
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
   '/admin/dashboard': typeof AdminDashboardRoute
+  '/admin/flow': typeof AdminFlowRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
   '/auditor/dashboard': typeof AuditorDashboardRoute
+  '/auditor/flow': typeof AuditorFlowRoute
   '/developer/chats': typeof DeveloperChatsRoute
   '/developer/dashboard': typeof DeveloperDashboardRoute
   '/developer/update-bugs': typeof DeveloperUpdateBugsRoute
@@ -322,9 +338,11 @@ export interface FileRoutesById {
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
   '/admin/dashboard': typeof AdminDashboardRoute
+  '/admin/flow': typeof AdminFlowRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
   '/auditor/dashboard': typeof AuditorDashboardRoute
+  '/auditor/flow': typeof AuditorFlowRoute
   '/developer/chats': typeof DeveloperChatsRoute
   '/developer/dashboard': typeof DeveloperDashboardRoute
   '/developer/update-bugs': typeof DeveloperUpdateBugsRoute
@@ -363,9 +381,11 @@ export interface FileRouteTypes {
     | '/admin/chats'
     | '/admin/create-bug'
     | '/admin/dashboard'
+    | '/admin/flow'
     | '/admin/update-bug'
     | '/admin/users'
     | '/auditor/dashboard'
+    | '/auditor/flow'
     | '/developer/chats'
     | '/developer/dashboard'
     | '/developer/update-bugs'
@@ -397,9 +417,11 @@ export interface FileRouteTypes {
     | '/admin/chats'
     | '/admin/create-bug'
     | '/admin/dashboard'
+    | '/admin/flow'
     | '/admin/update-bug'
     | '/admin/users'
     | '/auditor/dashboard'
+    | '/auditor/flow'
     | '/developer/chats'
     | '/developer/dashboard'
     | '/developer/update-bugs'
@@ -436,9 +458,11 @@ export interface FileRouteTypes {
     | '/admin/chats'
     | '/admin/create-bug'
     | '/admin/dashboard'
+    | '/admin/flow'
     | '/admin/update-bug'
     | '/admin/users'
     | '/auditor/dashboard'
+    | '/auditor/flow'
     | '/developer/chats'
     | '/developer/dashboard'
     | '/developer/update-bugs'
@@ -568,6 +592,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminDashboardRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/flow': {
+      id: '/admin/flow'
+      path: '/flow'
+      fullPath: '/admin/flow'
+      preLoaderRoute: typeof AdminFlowRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/update-bug': {
       id: '/admin/update-bug'
       path: '/update-bug'
@@ -594,6 +625,13 @@ declare module '@tanstack/react-router' {
       path: '/dashboard'
       fullPath: '/auditor/dashboard'
       preLoaderRoute: typeof AuditorDashboardRouteImport
+      parentRoute: typeof AuditorRoute
+    }
+    '/auditor/flow': {
+      id: '/auditor/flow'
+      path: '/flow'
+      fullPath: '/auditor/flow'
+      preLoaderRoute: typeof AuditorFlowRouteImport
       parentRoute: typeof AuditorRoute
     }
     '/developer/': {
@@ -743,6 +781,7 @@ interface AdminRouteChildren {
   AdminChatsRoute: typeof AdminChatsRoute
   AdminCreateBugRoute: typeof AdminCreateBugRoute
   AdminDashboardRoute: typeof AdminDashboardRoute
+  AdminFlowRoute: typeof AdminFlowRoute
   AdminUpdateBugRoute: typeof AdminUpdateBugRoute
   AdminUsersRoute: typeof AdminUsersRoute
   AdminIndexRoute: typeof AdminIndexRoute
@@ -754,6 +793,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminChatsRoute: AdminChatsRoute,
   AdminCreateBugRoute: AdminCreateBugRoute,
   AdminDashboardRoute: AdminDashboardRoute,
+  AdminFlowRoute: AdminFlowRoute,
   AdminUpdateBugRoute: AdminUpdateBugRoute,
   AdminUsersRoute: AdminUsersRoute,
   AdminIndexRoute: AdminIndexRoute,
@@ -765,6 +805,7 @@ const AdminRouteWithChildren = AdminRoute._addFileChildren(AdminRouteChildren)
 
 interface AuditorRouteChildren {
   AuditorDashboardRoute: typeof AuditorDashboardRoute
+  AuditorFlowRoute: typeof AuditorFlowRoute
   AuditorIndexRoute: typeof AuditorIndexRoute
   AuditorBugsBugIdRoute: typeof AuditorBugsBugIdRoute
   AuditorBugsIndexRoute: typeof AuditorBugsIndexRoute
@@ -772,6 +813,7 @@ interface AuditorRouteChildren {
 
 const AuditorRouteChildren: AuditorRouteChildren = {
   AuditorDashboardRoute: AuditorDashboardRoute,
+  AuditorFlowRoute: AuditorFlowRoute,
   AuditorIndexRoute: AuditorIndexRoute,
   AuditorBugsBugIdRoute: AuditorBugsBugIdRoute,
   AuditorBugsIndexRoute: AuditorBugsIndexRoute,

@@ -1,5 +1,6 @@
 import {
   Bug,
+  ChartArea,
   ClipboardList,
   FilePlus2,
   LayoutDashboard,
@@ -17,6 +18,7 @@ export type NavEntry = { to: string; label: string; icon: LucideIcon };
 export const navByRole: Record<Role, NavEntry[]> = {
   admin: [
     { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+    { to: '/admin/flow', label: 'Flow', icon: ChartArea },
     { to: '/admin/bugs', label: 'Manage Bugs', icon: Bug },
     { to: '/admin/users', label: 'Team Members', icon: Users },
     { to: '/admin/chats', label: 'Chats', icon: MessageSquare },
@@ -37,6 +39,7 @@ export const navByRole: Record<Role, NavEntry[]> = {
   // Read-only pages (api.md "The auditor role"): no chats, no forms.
   auditor: [
     { to: '/auditor/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+    { to: '/auditor/flow', label: 'Flow', icon: ChartArea },
     { to: '/auditor/bugs', label: 'All Bugs', icon: ListChecks },
   ],
 };
