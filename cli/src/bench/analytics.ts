@@ -3,6 +3,7 @@ import { type NewEvent, type Position, PostgresEventStore, START } from '@bugtra
 import { createPool, loadConfig, readModelPosition, silentLogger } from '@bugtrail/platform';
 import { event, reportBug, statusChanged } from '../demo/bug-events.js';
 import { createSystem, migrateAll } from '../system.js';
+import { readEverything } from './audit.js';
 import { benchCall, registerBenchUser, startServerProcess } from './server-process.js';
 import { percentile, round, runConcurrent } from './stats.js';
 import type { BenchContext, BenchRow, BenchSuite } from './types.js';
@@ -49,17 +50,6 @@ function bugStory(i: number, bugId: string, reporterId: string, developers: stri
     ),
   );
   return events;
-}
-
-async function readEverything(store: PostgresEventStore): Promise<number> {
-  let from: Position = START;
-  let events = 0;
-  for (;;) {
-    const page = await store.readAll(from, 2000);
-    if (page.length === 0) return events;
-    events += page.length;
-    from = page[page.length - 1]!.position;
-  }
 }
 
 export function analyticsSuite(root: string): BenchSuite {

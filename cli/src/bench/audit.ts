@@ -59,8 +59,8 @@ async function fillStore(store: PostgresEventStore, have: number, target: number
   return have + bugs * perBug;
 }
 
-/** One pass of readAll over the whole store: what verify costs without its hashing. */
-async function readEverything(store: PostgresEventStore): Promise<number> {
+/** One pass of readAll over the whole store: what verify (or a rebuild) costs without its own work. */
+export async function readEverything(store: PostgresEventStore): Promise<number> {
   let from: Position = START;
   let events = 0;
   for (;;) {

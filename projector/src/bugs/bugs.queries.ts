@@ -149,6 +149,11 @@ export async function countBugs(db: Kysely<ReadModelDb>, scope: BugScope): Promi
     .select(['dim', 'value', 'n'])
     .where('scope', '=', scopeKey(scope))
     .execute();
+  return bugCountsFrom(rows);
+}
+
+/** Counts by dimension from (dimension, value, n) rows; what no row names is 0. */
+export function bugCountsFrom(rows: readonly { dim: string; value: string; n: number }[]): BugCounts {
   const counts = {
     status: { Open: 0, 'In Progress': 0, Closed: 0 },
     severity: { Minor: 0, Major: 0, Critical: 0 },

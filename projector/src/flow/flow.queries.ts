@@ -1,6 +1,6 @@
 import type { BugStatus } from '@bugtrail/domain';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { BugCounts } from '../bugs/bugs.queries.js';
+import { type BugCounts, bugCountsFrom } from '../bugs/bugs.queries.js';
 import type { BugScope } from '../bugs/bugs.tables.js';
 import type { ReadModelDb } from '../schema.js';
 
@@ -321,7 +321,7 @@ export async function cumulativeFlow(
 /** The dashboard counts of a scope as they were at `asOf` (api.md: dashboards take `?asOf=`). */
 export async function countBugsAsOf(db: Kysely<ReadModelDb>, scope: BugScope, asOf: Date): Promise<BugCounts> {
   const t = time(asOf);
-  const { rows } = await sql<{ field: string; value: string; n: number }>`
+  const { rows } = await sql<{ dim: string; value: string; n: number }>`
     with scoped as (
       select b.bug_id from rm.flow_bugs b
       where b.created_at <= ${t} and (b.deleted_at is null or b.deleted_at > ${t})
@@ -333,20 +333,11 @@ export async function countBugsAsOf(db: Kysely<ReadModelDb>, scope: BugScope, as
           : sql``
       }
     )
-    select i.field, i.value, count(*)::int as n
+    select i.field as dim, i.value, count(*)::int as n
     from rm.bug_intervals i join scoped s on s.bug_id = i.bug_id
     where i.field in ('status', 'severity', 'priority') and i.entered_at <= ${t} and (i.left_at is null or i.left_at > ${t})
     group by i.field, i.value`.execute(db);
-  const counts = {
-    status: { Open: 0, 'In Progress': 0, Closed: 0 },
-    severity: { Minor: 0, Major: 0, Critical: 0 },
-    priority: { Low: 0, Medium: 0, High: 0 },
-  } as Record<string, Record<string, number>>;
-  for (const r of rows) {
-    const dim = counts[r.field];
-    if (dim && r.value in dim) dim[r.value] = r.n;
-  }
-  return counts as unknown as BugCounts;
+  return bugCountsFrom(rows);
 }
 
 /** The newest bugs of a scope as of `asOf` (ids; their state then comes from their streams). */

@@ -15,7 +15,7 @@ export const BAR_HEIGHT = 300;
  * element detached or hidden for a moment) keeps the last real one, so a chart
  * never blanks out while the page is re-laid out.
  */
-function useWidth<T extends HTMLElement>() {
+export function useWidth<T extends HTMLElement>() {
   const ref = useRef<T>(null);
   const [width, setWidth] = useState(0);
   useLayoutEffect(() => {

@@ -115,7 +115,11 @@ export function apiResponse(path: string, options: RequestOptions = {}): Promise
 /** Downloads a binary answer under the given file name. */
 export async function downloadFile(path: string, fileName: string) {
   const response = await send(path, { headers: { accept: '*/*' } });
-  const blob = await response.blob();
+  saveBlob(await response.blob(), fileName);
+}
+
+/** Hands a blob to the browser as a download under the given file name. */
+export function saveBlob(blob: Blob, fileName: string) {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

@@ -1,5 +1,5 @@
 import { Download } from 'lucide-react';
-import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Button } from '../ui/button';
 import { Card, CardHeader } from '../ui/card';
 import { cx } from '../ui/cx';
@@ -13,23 +13,7 @@ export const AXIS_COLOR = '#e2e8f0';
 export const GRID_COLOR = '#f1f5f9';
 export const tickLabel = { fill: '#64748b', fontSize: 11 } as const;
 
-/** The element's width, kept on resize; a zero width (hidden a moment) keeps the last real one. */
-export function useWidth<T extends HTMLElement>() {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const node = ref.current;
-    if (!node) return;
-    const measure = (next: number) => {
-      if (next > 0) setWidth((current) => (Math.abs(current - next) >= 1 ? Math.floor(next) : current));
-    };
-    measure(node.getBoundingClientRect().width);
-    const observer = new ResizeObserver((entries) => measure(entries[0]?.contentRect.width ?? 0));
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width };
-}
+export { useWidth } from '../charts';
 
 export function CsvButton({ label, fileName, table }: { label: string; fileName: string; table: CsvTable | null }) {
   return (

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/browser/esm/sync';
+import { saveBlob } from '../../lib/api';
 
 export type CsvTable = { header: string[]; rows: (string | number | null)[][] };
 
@@ -9,15 +10,7 @@ export function toCsv({ header, rows }: CsvTable): string {
 
 /** Saves the table as a .csv file, the way the report buttons save theirs. */
 export function downloadCsv(fileName: string, table: CsvTable) {
-  const blob = new Blob([toCsv(table)], { type: 'text/csv;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(new Blob([toCsv(table)], { type: 'text/csv;charset=utf-8' }), fileName);
 }
 
 /** flow-<name>-<the answer's as-of day>.csv */
