@@ -48,6 +48,45 @@ describe('bug pages: pending, refused, missing, failed, deleted while open', () 
     await e2e?.close();
   });
 
+  it('keeps a 3,000-character word inside the page for the reporter and the developer', async () => {
+    const word = 'x'.repeat(3000);
+    const long = await http(e2e.url).post(
+      '/api/bugs',
+      {
+        title: `Overflow ${'y'.repeat(90)}`,
+        description: word,
+        priority: 'Low',
+        severity: 'Minor',
+        assignedTo: [developer.id],
+        checklist: [{ text: 'z'.repeat(400), completed: false }],
+        attachments: [`https://example.com/${'a'.repeat(600)}`],
+      },
+      tester.token,
+    );
+    expect(long.status, JSON.stringify(long.body)).toBe(201);
+    const id = long.body.bug?._id ?? long.body._id;
+    const testerSession = await openPage(e2e, { user: tester });
+    try {
+      for (const [page, path] of [
+        [testerSession.page, `/tester/bug/${id}`],
+        [developerSession.page, `/developer/assigned-bugs/${id}`],
+      ] as const) {
+        await page.goto(path);
+        await page.getByText(word.slice(0, 40), { exact: false }).first().waitFor();
+        const widths = await page.evaluate(() => ({
+          page: document.documentElement.scrollWidth,
+          window: window.innerWidth,
+        }));
+        expect(widths.page, path).toBeLessThanOrEqual(widths.window);
+      }
+      // The sidebar's logo link is named by what it shows (label in name).
+      await testerSession.page.getByRole('link', { name: 'Bugtrail home' }).waitFor();
+      await capture(testerSession.page, 'bug-page-long-word');
+    } finally {
+      await testerSession.context.close();
+    }
+  });
+
   it('shows the skeleton in the layout while the bug loads, then the bug', async () => {
     const { page } = adminSession;
     await page.goto('/admin/bugs');

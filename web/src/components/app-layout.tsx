@@ -8,7 +8,7 @@ import { clearSession, profileQuery } from '../lib/session';
 import type { Role, User } from '../lib/types';
 import { LiveIndicator, useLiveUpdates } from '../live';
 import { CommandPalette } from './command-palette';
-import { Logo } from './logo';
+import { Logo, PRODUCT_NAME } from './logo';
 import { navByRole } from './nav';
 import { Avatar } from './ui/avatar';
 import { cx } from './ui/cx';
@@ -138,7 +138,8 @@ function Sidebar({
   return (
     <div className="flex h-full flex-col">
       <div className="flex h-16 items-center border-b border-slate-100 px-5">
-        <Link to="/" aria-label="Home">
+        {/* The name says what it shows (label in name): "Bugtrail", and where it goes. */}
+        <Link to="/" aria-label={`${PRODUCT_NAME} home`}>
           <Logo />
         </Link>
       </div>

@@ -6,6 +6,7 @@ import { AsOfBug } from './bug-activity/as-of-bug';
 import { Avatar } from './ui/avatar';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 import { Card, CardHeader } from './ui/card';
+import { cx } from './ui/cx';
 
 export function Meta({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
@@ -13,7 +14,7 @@ export function Meta({ icon, label, children }: { icon: ReactNode; label: string
       <span className="mt-0.5 text-slate-400">{icon}</span>
       <div className="min-w-0">
         <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
-        <dd className="mt-0.5 text-sm font-medium break-words text-slate-900">{children}</dd>
+        <dd className="mt-0.5 text-sm font-medium break-words text-slate-900 [overflow-wrap:anywhere]">{children}</dd>
       </div>
     </div>
   );
@@ -60,11 +61,13 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion }: BugDetailProps)
   const percent = checklistProgress(bug.checklist);
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-      <div className="space-y-6 lg:col-span-2">
+      <div className="min-w-0 space-y-6 lg:col-span-2">
         <Card className="p-6">
           <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
             <div className="min-w-0">
-              <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900">{bugTitle(bug)}</h1>
+              <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 [overflow-wrap:anywhere]">
+                {bugTitle(bug)}
+              </h1>
               <div className="mt-3 flex flex-wrap gap-2">
                 <StatusBadge status={bug.status} viewAs={viewAs} />
                 <PriorityBadge priority={bug.priority} />
@@ -74,7 +77,9 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion }: BugDetailProps)
             {actions ? <div className="flex shrink-0 flex-wrap gap-2">{actions}</div> : null}
           </div>
           <h2 className="mt-8 text-sm font-semibold text-slate-900">Description</h2>
-          <p className="mt-2 text-sm leading-6 whitespace-pre-wrap text-slate-600">{bug.description || 'N/A'}</p>
+          <p className="mt-2 text-sm leading-6 break-words whitespace-pre-wrap text-slate-600 [overflow-wrap:anywhere]">
+            {bug.description || 'N/A'}
+          </p>
         </Card>
         <Card>
           <CardHeader
@@ -98,7 +103,12 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion }: BugDetailProps)
                       <Circle className="mt-0.5 size-4 shrink-0 text-slate-300" aria-label="Not completed" />
                     )}
                     <div className="min-w-0 flex-1">
-                      <p className={item.completed ? 'text-sm text-slate-500 line-through' : 'text-sm text-slate-800'}>
+                      <p
+                        className={cx(
+                          'text-sm [overflow-wrap:anywhere]',
+                          item.completed ? 'text-slate-500 line-through' : 'text-slate-800',
+                        )}
+                      >
                         {item.text}
                       </p>
                       {showCompletion && item.completed ? (
@@ -114,7 +124,7 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion }: BugDetailProps)
           </div>
         </Card>
       </div>
-      <div className="space-y-6">
+      <div className="min-w-0 space-y-6">
         <Card className="p-5">
           <dl className="grid gap-4">
             <Meta icon={<User className="size-4" />} label="Reported by">
@@ -159,7 +169,7 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion }: BugDetailProps)
                     href={link}
                     target="_blank"
                     rel="noreferrer noopener"
-                    className="truncate text-brand-700 hover:underline"
+                    className="min-w-0 truncate text-brand-700 hover:underline"
                   >
                     {link}
                   </a>
