@@ -249,23 +249,9 @@ export class EsdbEventStore implements EventStore {
   }
 
   async headPosition(): Promise<Position> {
-    let from: ReturnType<typeof toReadPosition> | 'end' = 'end';
-    for (;;) {
-      let records = 0;
-      let last: { commit: bigint; prepare: bigint } | undefined;
-      for await (const resolved of this.client.readAll({
-        fromPosition: from,
-        direction: 'backwards',
-        maxCount: PAGE,
-      })) {
-        records += 1;
-        const recorded = toRecorded(resolved);
-        if (recorded) return recorded.position;
-        last = resolved.event?.position ?? last;
-      }
-      if (records < PAGE || !last) return START;
-      from = last;
-    }
+    // The newest event the store recorded: the first of a backwards read (past system events).
+    const [newest] = await this.readAllBackwards({ limit: 1 });
+    return newest?.position ?? START;
   }
 
   subscribe(from: Position, options: { batchSize?: number } = {}): Subscription {
