@@ -58,8 +58,11 @@ type Instants = {
   within(column: RawBuilder<unknown>): RawBuilder<unknown>;
 };
 
+/** Where a window's stays still going stop counting: `to` or asOf, the earlier. */
+const windowEnd = (w: MetricsWindow): Date => (w.to && w.to < w.asOf ? w.to : w.asOf);
+
 function instants(w: MetricsWindow): Instants {
-  const end = w.to && w.to < w.asOf ? w.to : w.asOf;
+  const end = windowEnd(w);
   return {
     t: time(w.asOf),
     e: time(end),
@@ -274,7 +277,7 @@ export async function cumulativeFlow(
   w: MetricsWindow,
 ): Promise<{ granularity: 'day' | 'week'; points: FlowDay[] }> {
   const x = instants(w);
-  const end = w.to && w.to < w.asOf ? w.to : w.asOf;
+  const end = windowEnd(w);
   const { rows: first } = await sql<{ start: Date | null }>`
     select min(created_at) as start from rm.flow_bugs where created_at <= ${time(w.asOf)}`.execute(db);
   const start = w.from ?? first[0]?.start ?? null;
@@ -319,20 +322,21 @@ export async function cumulativeFlow(
 }
 
 /** The dashboard counts of a scope as they were at `asOf` (api.md: dashboards take `?asOf=`). */
+/** `b` (a flow_bugs row) existed at `t` and was in the scope then: reported by, or assigned to, its person. */
+function inScopeAt(scope: BugScope, t: RawBuilder<unknown>): RawBuilder<unknown> {
+  const existed = sql`b.created_at <= ${t} and (b.deleted_at is null or b.deleted_at > ${t})`;
+  if (scope.kind === 'reporter') return sql`${existed} and b.reporter_id = ${scope.id}`;
+  if (scope.kind === 'assignee') {
+    return sql`${existed} and exists (select from rm.bug_intervals a where a.bug_id = b.bug_id and a.field = 'assignee'
+      and a.value = ${scope.id} and a.entered_at <= ${t} and (a.left_at is null or a.left_at > ${t}))`;
+  }
+  return existed;
+}
+
 export async function countBugsAsOf(db: Kysely<ReadModelDb>, scope: BugScope, asOf: Date): Promise<BugCounts> {
   const t = time(asOf);
   const { rows } = await sql<{ dim: string; value: string; n: number }>`
-    with scoped as (
-      select b.bug_id from rm.flow_bugs b
-      where b.created_at <= ${t} and (b.deleted_at is null or b.deleted_at > ${t})
-      ${scope.kind === 'reporter' ? sql`and b.reporter_id = ${scope.id}` : sql``}
-      ${
-        scope.kind === 'assignee'
-          ? sql`and exists (select from rm.bug_intervals a where a.bug_id = b.bug_id and a.field = 'assignee'
-              and a.value = ${scope.id} and a.entered_at <= ${t} and (a.left_at is null or a.left_at > ${t}))`
-          : sql``
-      }
-    )
+    with scoped as (select b.bug_id from rm.flow_bugs b where ${inScopeAt(scope, t)})
     select i.field as dim, i.value, count(*)::int as n
     from rm.bug_intervals i join scoped s on s.bug_id = i.bug_id
     where i.field in ('status', 'severity', 'priority') and i.entered_at <= ${t} and (i.left_at is null or i.left_at > ${t})
@@ -348,15 +352,7 @@ export async function newestBugIdsAsOf(
   limit: number,
 ): Promise<string[]> {
   const { rows } = await sql<{ bug_id: string }>`
-    select b.bug_id from rm.flow_bugs b
-    where b.created_at <= ${time(asOf)} and (b.deleted_at is null or b.deleted_at > ${time(asOf)})
-    ${scope.kind === 'reporter' ? sql`and b.reporter_id = ${scope.id}` : sql``}
-    ${
-      scope.kind === 'assignee'
-        ? sql`and exists (select from rm.bug_intervals a where a.bug_id = b.bug_id and a.field = 'assignee'
-            and a.value = ${scope.id} and a.entered_at <= ${time(asOf)} and (a.left_at is null or a.left_at > ${time(asOf)}))`
-        : sql``
-    }
+    select b.bug_id from rm.flow_bugs b where ${inScopeAt(scope, time(asOf))}
     order by b.created_at desc, b.bug_id desc limit ${limit}`.execute(db);
   return rows.map((r) => r.bug_id);
 }
