@@ -1,3 +1,5 @@
+import { AxisLeft } from '@visx/axis';
+import type { scaleLinear } from '@visx/scale';
 import { Download } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '../ui/button';
@@ -14,6 +16,20 @@ export const GRID_COLOR = '#f1f5f9';
 export const tickLabel = { fill: '#64748b', fontSize: 11 } as const;
 
 export { useWidth } from '../charts';
+
+/** The left axis of a chart that counts bugs: whole numbers only. */
+export function CountAxis({ scale, ticks }: { scale: ReturnType<typeof scaleLinear<number>>; ticks: number[] }) {
+  return (
+    <AxisLeft
+      scale={scale}
+      tickValues={ticks}
+      tickFormat={(v) => String(v)}
+      stroke={AXIS_COLOR}
+      tickStroke={AXIS_COLOR}
+      tickLabelProps={{ ...tickLabel, textAnchor: 'end', dx: -4, dy: 3 }}
+    />
+  );
+}
 
 export function CsvButton({ label, fileName, table }: { label: string; fileName: string; table: CsvTable | null }) {
   return (

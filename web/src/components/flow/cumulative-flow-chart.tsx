@@ -1,4 +1,4 @@
-import { AxisBottom, AxisLeft } from '@visx/axis';
+import { AxisBottom } from '@visx/axis';
 import { Group } from '@visx/group';
 import { scaleLinear, scaleUtc } from '@visx/scale';
 import { AreaStack } from '@visx/shape';
@@ -8,6 +8,7 @@ import {
   AXIS_COLOR,
   CHART_HEIGHT,
   ChartLegend,
+  CountAxis,
   EmptyChart,
   FlowCard,
   GRID_COLOR,
@@ -123,14 +124,7 @@ function CumulativeFlowChart({ data, names }: { data: CumulativeFlow; names: Rea
                 ))
               }
             </AreaStack>
-            <AxisLeft
-              scale={y}
-              tickValues={yTicks}
-              tickFormat={(v) => String(v)}
-              stroke={AXIS_COLOR}
-              tickStroke={AXIS_COLOR}
-              tickLabelProps={{ ...tickLabel, textAnchor: 'end', dx: -4, dy: 3 }}
-            />
+            <CountAxis scale={y} ticks={yTicks} />
             <AxisBottom
               top={innerHeight}
               scale={x}

@@ -1,4 +1,4 @@
-import { AxisBottom, AxisLeft } from '@visx/axis';
+import { AxisBottom } from '@visx/axis';
 import { Group } from '@visx/group';
 import { scaleBand, scaleLinear } from '@visx/scale';
 import { Bar } from '@visx/shape';
@@ -7,6 +7,7 @@ import {
   AXIS_COLOR,
   CHART_HEIGHT,
   ChartLegend,
+  CountAxis,
   EmptyChart,
   FlowCard,
   GRID_COLOR,
@@ -122,14 +123,7 @@ function WeeklyBars({ weeks, names }: { weeks: Week[]; names: Record<'opened' | 
                 })}
               </Group>
             ))}
-            <AxisLeft
-              scale={y}
-              tickValues={yTicks}
-              tickFormat={(v) => String(v)}
-              stroke={AXIS_COLOR}
-              tickStroke={AXIS_COLOR}
-              tickLabelProps={{ ...tickLabel, textAnchor: 'end', dx: -4, dy: 3 }}
-            />
+            <CountAxis scale={y} ticks={yTicks} />
             <line x1={0} x2={innerWidth} y1={innerHeight} y2={innerHeight} stroke={AXIS_COLOR} />
             <AxisBottom
               top={innerHeight}

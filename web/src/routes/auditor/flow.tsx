@@ -1,19 +1,14 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { FlowPage } from '../../components/flow/flow-page';
-import { cumulativeFlowQuery, cycleTimesQuery, flowMetricsQuery } from '../../components/flow/flow-queries';
-import { isRangeReversed, validateFlowSearch } from '../../components/flow/flow-search';
+import { prefetchFlow } from '../../components/flow/flow-queries';
+import { validateFlowSearch } from '../../components/flow/flow-search';
 import { compact } from '../../lib/search';
 
 /** Flow metrics for auditors, read-only: range, as-of day and grouping live in the URL (the /auditor guard keeps others out). */
 export const Route = createFileRoute('/auditor/flow')({
   validateSearch: validateFlowSearch,
   loaderDeps: ({ search }) => search,
-  loader: ({ context, deps }) => {
-    if (isRangeReversed(deps)) return;
-    void context.queryClient.prefetchQuery(flowMetricsQuery(deps));
-    void context.queryClient.prefetchQuery(cycleTimesQuery(deps));
-    void context.queryClient.prefetchQuery(cumulativeFlowQuery(deps));
-  },
+  loader: ({ context, deps }) => prefetchFlow(context.queryClient, deps),
   component: AuditorFlow,
 });
 
