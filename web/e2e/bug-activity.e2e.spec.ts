@@ -282,7 +282,8 @@ describe('bug activity: timeline, time travel, compare', () => {
     await page.getByRole('slider', { name: 'Time travel' }).focus();
     await page.keyboard.press('Home');
     await page.getByRole('status').filter({ hasText: 'Viewing as of' }).waitFor();
-    expect(await page.locator('h1').locator('xpath=..').getByText('Pending', { exact: true }).isVisible()).toBe(true);
+    // The bug as it was renders after the banner: wait for it (isVisible does not wait).
+    await page.locator('h1').locator('xpath=..').getByText('Pending', { exact: true }).waitFor();
     // A bug that never existed still says so.
     await page.goto('/admin/bugs/no-such-bug');
     await page.getByRole('alert').filter({ hasText: 'Bug not found' }).waitFor();
