@@ -3,7 +3,7 @@ import { type BugStatus, type Priority, type Role, type Severity, streams } from
 import type { NewEvent } from '@bugtrail/eventstore';
 import { FolderBlobStore, loadConfig, silentLogger } from '@bugtrail/platform';
 import { countLiveBugs, countUsers } from '@bugtrail/projector';
-import { Accounts, createWriteApi } from '@bugtrail/write-api';
+import { Accounts, BugNumbers, createWriteApi } from '@bugtrail/write-api';
 import { event, reportBug, stableUuid, statusChanged } from './demo/bug-events.js';
 import type { System } from './system.js';
 
@@ -95,6 +95,7 @@ export async function seed(system: System, _args: string[]): Promise<void> {
   let written = 0;
   let skipped = 0;
   let last: string | null = null;
+  const numbers = new BugNumbers(system.pool);
 
   for (let i = 0; i < 36; i++) {
     const bugId = stableUuid(`bugtrail-seed-bug-${i}`);
@@ -111,6 +112,7 @@ export async function seed(system: System, _args: string[]): Promise<void> {
     const events: NewEvent[] = reportBug(
       {
         bugId,
+        number: await numbers.assign(bugId),
         reporterId: id(reporter),
         title: i < topics.length ? title : `${title} (#${i + 1})`,
         description: `${title}. Seen on build ${100 + i}; steps below reproduce it every time.`,

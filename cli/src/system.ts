@@ -31,7 +31,14 @@ import {
   type ReadModelDb,
 } from '@bugtrail/projector';
 import { createReadApi, type ReadApi } from '@bugtrail/read-api';
-import { Accounts, createWriteApi, InviteCodes, writeApiMigrations, writeApiOperations } from '@bugtrail/write-api';
+import {
+  Accounts,
+  BugNumbers,
+  createWriteApi,
+  InviteCodes,
+  writeApiMigrations,
+  writeApiOperations,
+} from '@bugtrail/write-api';
 import type { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
@@ -93,6 +100,8 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   const inviteCodes = await InviteCodes.create(pool, config.adminInviteCode);
   const accounts = new Accounts(pool);
   await accounts.backfill(commands);
+  // Bugs reported before numbers get theirs first, so every new report numbers after them.
+  await new BugNumbers(pool).backfill(store, commands, logger);
   // The analytics views read every projection's tables: only a projector that runs them all installs them.
   const projections = options.projections ?? allProjections;
   const projector = new Projector(store, pool, db, projections, {

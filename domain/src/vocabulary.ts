@@ -7,6 +7,13 @@
 
 export type { BugDto, UserRef } from './bugs/bug-dto.js';
 export * from './bugs/bug-vocabulary.js';
+export {
+  type BugFileDto,
+  bugFileLimits,
+  bugFileMessages,
+  bugFileTypes,
+  isPreviewableImage,
+} from './bugs/files.js';
 export type { BugAccessFacts } from './bugs/permissions.js';
 export { bugMessages, bugPermissions } from './bugs/permissions.js';
 export { parseStatusFilter, statusFromInput, statusMessages } from './bugs/status.js';
@@ -50,3 +57,4 @@ export {
   validatePassword,
   validateRegistration,
 } from './users/validation.js';
+export * from './views/view-vocabulary.js';

@@ -21,3 +21,6 @@ export type { ReadModelDb } from './schema.js';
 export { usersProjection } from './users/users.projection.js';
 export * from './users/users.queries.js';
 export type { UsersTable } from './users/users.tables.js';
+export { savedViewsTopic, viewsProjection } from './views/views.projection.js';
+export * from './views/views.queries.js';
+export type { SavedViewsTable } from './views/views.tables.js';

@@ -3,6 +3,13 @@ import { chatsProjection } from './chats/chats.projection.js';
 import { flowProjection } from './flow/flow.projection.js';
 import type { Projection } from './runtime/projection.js';
 import { usersProjection } from './users/users.projection.js';
+import { viewsProjection } from './views/views.projection.js';
 
 /** Every read model the projector maintains. Add a feature's projection here. */
-export const allProjections: readonly Projection[] = [usersProjection, bugsProjection, chatsProjection, flowProjection];
+export const allProjections: readonly Projection[] = [
+  usersProjection,
+  bugsProjection,
+  chatsProjection,
+  flowProjection,
+  viewsProjection,
+];

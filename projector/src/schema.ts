@@ -2,6 +2,7 @@ import type { BugCountersTable, BugsTable, BugUsersTable } from './bugs/bugs.tab
 import type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/chats.tables.js';
 import type { BugChangesTable, BugIntervalsTable, FlowBugsTable } from './flow/flow.tables.js';
 import type { UsersTable } from './users/users.tables.js';
+import type { SavedViewsTable } from './views/views.tables.js';
 
 /**
  * The read-model tables, composed from each feature's own (`*.tables.ts`). Keys are
@@ -19,4 +20,5 @@ export interface ReadModelDb {
   flow_bugs: FlowBugsTable;
   bug_intervals: BugIntervalsTable;
   bug_changes: BugChangesTable;
+  saved_views: SavedViewsTable;
 }

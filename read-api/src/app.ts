@@ -23,6 +23,7 @@ import { resolveFile, sendFile } from './static.js';
 import { createSystemRoutes } from './system/system.routes.js';
 import { createUploadsRoutes } from './uploads/uploads.routes.js';
 import { createProfileRoutes, createUsersRoutes } from './users/users.routes.js';
+import { createViewsRoutes } from './views/views.routes.js';
 
 const API_PREFIXES = ['/api/', '/chats', '/users', '/uploads/'];
 const isApiPath = (p: string) =>
@@ -61,6 +62,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.route('/api/reports', createReportsRoutes(deps));
   app.route('/api/audit', createAuditRoutes(deps));
   app.route('/api/metrics', createMetricsRoutes(deps));
+  app.route('/api/views', createViewsRoutes(deps));
   app.route('/api', createOpenApiRoutes([...readApiOperations, ...(deps.operations ?? [])]));
   const live = createLiveRoutes(deps);
   app.route('/api/events', live.app);

@@ -10,6 +10,7 @@ import { reportOperations } from './reports/reports.openapi.js';
 import { systemOperations } from './system/system.openapi.js';
 import { uploadOperations } from './uploads/uploads.openapi.js';
 import { profileOperations, usersOperations } from './users/users.openapi.js';
+import { viewReadOperations } from './views/views.openapi.js';
 
 /** Every GET read-api serves, mounted where app.ts mounts each router. */
 
@@ -34,6 +35,7 @@ export const readApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/reports', reportOperations),
   ...mountOperations('/api/audit', auditOperations),
   ...mountOperations('/api/metrics', metricsOperations),
+  ...mountOperations('/api/views', viewReadOperations),
   ...mountOperations('/api/events', liveOperations),
   ...mountOperations('/api/chats', chatReadOperations),
   // The spec's chat-server paths: the same routers, the same declarations.

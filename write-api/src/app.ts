@@ -16,6 +16,7 @@ import type { WriteApiDeps } from './deps.js';
 import { idempotency } from './idempotency.js';
 import { createUploadRoutes } from './uploads/uploads.routes.js';
 import { createUserRoutes } from './users/users.routes.js';
+import { createViewRoutes } from './views/views.routes.js';
 
 /** write-api: every command (POST/PUT/PATCH/DELETE). Reads go to read-api. */
 export function createWriteApi(deps: WriteApiDeps): Hono {
@@ -39,6 +40,7 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.route('/api/auth/mfa', createMfaRoutes(deps));
   app.route('/api/users', createUserRoutes(deps));
   app.route('/api/bugs', createBugRoutes(deps));
+  app.route('/api/views', createViewRoutes(deps));
   // The spec's chat-server paths and /api/chats: the same handlers.
   for (const base of ['/api/chats', '/chats']) app.route(base, createChatRoutes(deps));
   return app;

@@ -2,5 +2,6 @@ export { createWriteApi } from './app.js';
 export { Accounts } from './auth/accounts.js';
 export { InviteCodes } from './auth/invite-codes.js';
 export { writeApiMigrations } from './auth/migrations.js';
+export { BugNumbers } from './bugs/bug-numbers.js';
 export type { WriteApiDeps } from './deps.js';
 export { writeApiOperations } from './operations.js';

@@ -5,6 +5,7 @@ import { bugOperations } from './bugs/bugs.openapi.js';
 import { chatOperations } from './chats/chats.openapi.js';
 import { uploadOperations } from './uploads/uploads.openapi.js';
 import { userOperations } from './users/users.openapi.js';
+import { viewOperations } from './views/views.openapi.js';
 
 /**
  * Every operation write-api serves, mounted where app.ts mounts each router, for the
@@ -16,6 +17,7 @@ export const writeApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/auth/mfa', mfaOperations),
   ...mountOperations('/api/users', userOperations),
   ...mountOperations('/api/bugs', bugOperations),
+  ...mountOperations('/api/views', viewOperations),
   ...mountOperations('/api/chats', chatOperations),
   // The spec's chat-server paths: the same router, the same declaration.
   ...mountOperations('/chats', chatOperations, { operationIdPrefix: 'chatServer' }),

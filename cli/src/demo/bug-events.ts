@@ -43,6 +43,8 @@ export function userRegistered(
 
 export type BugReport = {
   bugId: string;
+  /** Its number (write-api's BugNumbers gives one to every report); absent, a bug as reported before numbers. */
+  number?: number;
   reporterId: string;
   title: string;
   description: string;
@@ -78,6 +80,7 @@ export function reportBug(report: BugReport, options: { at: string; idPrefix?: s
         module: report.module ?? null,
         dueDate: report.dueDate ?? null,
         reporterId: report.reporterId,
+        ...(report.number === undefined ? {} : { number: report.number }),
       },
       opts(),
     ),

@@ -1,10 +1,13 @@
 import { toUserDto, type UserDto } from '../users/user-dto.js';
 import type { ReportedBug } from './bug.js';
+import { type BugFileDto, toBugFileDto } from './files.js';
 
 export type UserRef = { id: string; name: string; email?: string; profileImageURL: string | null };
 
 export type BugDto = {
   _id: string;
+  /** The short name (#42): 1, 2, 3, … in report order, never reused. */
+  number: number | null;
   title: string;
   description: string;
   priority: ReportedBug['priority'];
@@ -24,6 +27,8 @@ export type BugDto = {
     completedAt: string | null;
   }[];
   attachments: string[];
+  /** Uploaded files, each fetched from its `url` by those who may see the bug. */
+  files: BugFileDto[];
   /** The stream revision: send it back as If-Match to edit. */
   version: number;
 };
@@ -39,6 +44,7 @@ export function toBugDto(bug: ReportedBug, version: number, users: (id: string) 
   const user = (id: string) => users(id) ?? unknownUser(id);
   return {
     _id: bug.id,
+    number: bug.number,
     title: bug.title,
     description: bug.description,
     priority: bug.priority,
@@ -61,6 +67,7 @@ export function toBugDto(bug: ReportedBug, version: number, users: (id: string) 
       completedAt: item.completedAt,
     })),
     attachments: [...bug.attachments],
+    files: bug.files.map((file) => toBugFileDto(bug.id, file)),
     version,
   };
 }

@@ -14,6 +14,9 @@ export type ChecklistItemRemoved = Event<'ChecklistItemRemoved', S.ChecklistItem
 export type AttachmentLinkAdded = Event<'AttachmentLinkAdded', S.AttachmentLinkAddedData>;
 export type AttachmentLinkRemoved = Event<'AttachmentLinkRemoved', S.AttachmentLinkRemovedData>;
 export type BugDeleted = Event<'BugDeleted', S.BugDeletedData>;
+export type BugNumbered = Event<'BugNumbered', S.BugNumberedData>;
+export type AttachmentFileAdded = Event<'AttachmentFileAdded', S.AttachmentFileAddedData>;
+export type AttachmentFileRemoved = Event<'AttachmentFileRemoved', S.AttachmentFileRemovedData>;
 
 export type BugEvent =
   | BugReported
@@ -28,6 +31,9 @@ export type BugEvent =
   | ChecklistItemRemoved
   | AttachmentLinkAdded
   | AttachmentLinkRemoved
-  | BugDeleted;
+  | BugDeleted
+  | BugNumbered
+  | AttachmentFileAdded
+  | AttachmentFileRemoved;
 
 export type BugEventType = BugEvent['type'];

@@ -25,6 +25,8 @@ export const bugReportedData = z.object({
   module: z.string().max(50).nullable(),
   dueDate: isoDate.nullable(),
   reporterId: id,
+  /** The bug's short name (#42): 1, 2, 3, … in report order. Absent on bugs reported before numbers; BugNumbered gives them one. */
+  number: z.number().int().positive().optional(),
 });
 
 export const bugDetailsEditedData = z.object({
@@ -53,6 +55,19 @@ export const checklistItemRemovedData = z.object({ bugId: id, itemId: id });
 export const attachmentLinkAddedData = z.object({ bugId: id, url: z.string().min(1).max(2048) });
 export const attachmentLinkRemovedData = z.object({ bugId: id, url: z.string().min(1).max(2048) });
 export const bugDeletedData = z.object({ bugId: id });
+/** A file stored in the blob store under `key` (server-made), attached to the bug; `contentType` as its bytes say. */
+export const attachmentFileAddedData = z.object({
+  bugId: id,
+  fileId: id,
+  key: z.string().min(1).max(500),
+  name: z.string().min(1).max(255),
+  size: z.number().int().positive(),
+  contentType: z.string().min(1).max(100),
+});
+/** `name` repeats the added file's, so the history reads without looking back. */
+export const attachmentFileRemovedData = z.object({ bugId: id, fileId: id, name: z.string().min(1).max(255) });
+/** A number given afterwards to a bug reported before bugs had numbers (once, by the write side's backfill). */
+export const bugNumberedData = z.object({ bugId: id, number: z.number().int().positive() });
 
 export const bugEventSchemas = {
   BugReported: { version: 1, data: bugReportedData },
@@ -68,6 +83,9 @@ export const bugEventSchemas = {
   AttachmentLinkAdded: { version: 1, data: attachmentLinkAddedData },
   AttachmentLinkRemoved: { version: 1, data: attachmentLinkRemovedData },
   BugDeleted: { version: 1, data: bugDeletedData },
+  BugNumbered: { version: 1, data: bugNumberedData },
+  AttachmentFileAdded: { version: 1, data: attachmentFileAddedData },
+  AttachmentFileRemoved: { version: 1, data: attachmentFileRemovedData },
 } as const;
 
 type Data<K extends keyof typeof bugEventSchemas> = z.infer<(typeof bugEventSchemas)[K]['data']>;
@@ -84,3 +102,6 @@ export type ChecklistItemRemovedData = Data<'ChecklistItemRemoved'>;
 export type AttachmentLinkAddedData = Data<'AttachmentLinkAdded'>;
 export type AttachmentLinkRemovedData = Data<'AttachmentLinkRemoved'>;
 export type BugDeletedData = Data<'BugDeleted'>;
+export type BugNumberedData = Data<'BugNumbered'>;
+export type AttachmentFileAddedData = Data<'AttachmentFileAdded'>;
+export type AttachmentFileRemovedData = Data<'AttachmentFileRemoved'>;

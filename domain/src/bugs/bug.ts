@@ -1,6 +1,7 @@
 import type { EventMetadata } from '../core/event.js';
 import type { BugStatus, Priority, Severity } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
+import { type BugFileState, evolveBugFiles } from './files.js';
 
 export type ChecklistItemState = Readonly<{
   id: string;
@@ -13,6 +14,8 @@ export type ChecklistItemState = Readonly<{
 export type ReportedBug = Readonly<{
   kind: 'reported';
   id: string;
+  /** The short name (#42); null only for a bug reported before numbers and not yet numbered. */
+  number: number | null;
   title: string;
   description: string;
   priority: Priority;
@@ -24,6 +27,8 @@ export type ReportedBug = Readonly<{
   assigneeIds: readonly string[];
   checklist: readonly ChecklistItemState[];
   attachments: readonly string[];
+  /** Files in the blob store (files.ts); `attachments` stays the links. */
+  files: readonly BugFileState[];
   deleted: boolean;
   createdAt: string;
   updatedAt: string;
@@ -45,6 +50,7 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
     return {
       kind: 'reported',
       id: d.bugId,
+      number: d.number ?? null,
       title: d.title,
       description: d.description,
       priority: d.priority,
@@ -56,12 +62,15 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       assigneeIds: [],
       checklist: [],
       attachments: [],
+      files: [],
       deleted: false,
       createdAt: when,
       updatedAt: when,
     };
   }
   if (state.kind !== 'reported') return state;
+  // Naming an old bug is bookkeeping, not a change to it: updatedAt stays.
+  if (event.type === 'BugNumbered') return state.number === null ? { ...state, number: event.data.number } : state;
   const touched = { ...state, updatedAt: at ?? state.updatedAt };
   switch (event.type) {
     case 'BugDetailsEdited':
@@ -115,6 +124,11 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       return { ...touched, attachments: [...state.attachments, event.data.url] };
     case 'AttachmentLinkRemoved':
       return { ...touched, attachments: state.attachments.filter((u) => u !== event.data.url) };
+    case 'AttachmentFileAdded':
+    case 'AttachmentFileRemoved': {
+      const files = evolveBugFiles(state.files, event);
+      return files === state.files ? state : { ...touched, files };
+    }
     case 'BugDeleted':
       return { ...touched, deleted: true };
     default:

@@ -4,6 +4,7 @@ import { type BugState, evolveBug, initialBugState, type ReportedBug } from './b
 import type { BugDetailsEditedData, BugStatus, Priority, Severity } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
 import { type ChecklistEntry, diffChecklist } from './checklist.js';
+import { type BugFileCommand, decideBugFiles } from './files.js';
 import { bugMessages, bugPermissions } from './permissions.js';
 import {
   bugLimitMessages,
@@ -49,6 +50,8 @@ export type ReportBug = Command<
   WithNewIds &
     WithKnownDevelopers & {
       bugId: string;
+      /** The short name the write side allocated for this bug (see BugNumbers). */
+      number: number;
       title: string;
       description: string;
       priority?: Priority | undefined;
@@ -63,6 +66,8 @@ export type ReportBug = Command<
 export type ChangeBugStatus = Command<'ChangeBugStatus', { bugId: string; status: BugStatus }>;
 export type SetChecklist = Command<'SetChecklist', WithNewIds & { bugId: string; items: readonly ChecklistEntry[] }>;
 export type DeleteBug = Command<'DeleteBug', { bugId: string }>;
+/** Gives a bug reported before numbers its number (the write side's backfill; no actor). */
+export type NumberBug = Command<'NumberBug', { bugId: string; number: number }>;
 /**
  * The edit form (`PUT /api/bugs/{id}`): details, assignees, checklist and links in one
  * decision and one append. Absent fields stay as they are.
@@ -87,7 +92,14 @@ export type UpdateBug = Command<
 >;
 
 /** One way to say each thing: the edit form's UpdateBug covers details, assignees, checklist and links. */
-export type BugCommand = ReportBug | ChangeBugStatus | SetChecklist | DeleteBug | UpdateBug;
+export type BugCommand =
+  | ReportBug
+  | ChangeBugStatus
+  | SetChecklist
+  | DeleteBug
+  | UpdateBug
+  | NumberBug
+  | BugFileCommand;
 
 // ── guards ────────────────────────────────────────────────────────────────────
 
@@ -172,6 +184,7 @@ function reportBug(command: ReportBug, state: BugState): BugEvent[] {
         module: cleanModule(d.module),
         dueDate: normaliseDueDate(d.dueDate) ?? null,
         reporterId: actor.id,
+        number: d.number,
       },
     },
     { type: 'DevelopersAssigned', data: { bugId, developerIds: assigneeIds } },
@@ -312,6 +325,13 @@ function updateBug(command: UpdateBug, state: BugState): BugEvent[] {
   return events;
 }
 
+/** A bug keeps the first number it was given; deleted bugs get one too (numbers are never reused). */
+function numberBug(command: NumberBug, state: BugState): BugEvent[] {
+  if (state.kind !== 'reported') throw new NotFoundError(bugMessages.notFound);
+  if (state.number !== null) return [];
+  return [{ type: 'BugNumbered', data: { bugId: state.id, number: command.data.number } }];
+}
+
 export function decideBug(command: BugCommand, state: BugState): BugEvent[] {
   switch (command.type) {
     case 'ReportBug':
@@ -324,6 +344,11 @@ export function decideBug(command: BugCommand, state: BugState): BugEvent[] {
       return deleteBug(command, state);
     case 'UpdateBug':
       return updateBug(command, state);
+    case 'NumberBug':
+      return numberBug(command, state);
+    case 'AddBugFiles':
+    case 'RemoveBugFile':
+      return decideBugFiles(command, state);
     default:
       return assertNever(command);
   }

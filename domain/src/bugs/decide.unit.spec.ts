@@ -1,6 +1,7 @@
 import { deciderSpec } from '@bugtrail/testing';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../core/event.js';
+import { evolveBug, initialBugState } from './bug.js';
 import type { BugEvent } from './bug-events.js';
 import {
   admin,
@@ -32,6 +33,7 @@ const report = (overrides: Partial<Parameters<typeof command<'ReportBug'>>[1]> =
     'ReportBug',
     {
       bugId: BUG,
+      number: 7,
       title: 'Login button broken',
       description: 'Clicking login does nothing at all',
       assigneeIds: [developer.id],
@@ -68,6 +70,7 @@ describe('ReportBug', () => {
               module: 'Auth',
               dueDate: '2030-06-20T00:00:00.000Z',
               reporterId: tester.id,
+              number: 7,
             },
           },
           assigned(developer.id),
@@ -496,6 +499,38 @@ describe('UpdateBug: attachment links', () => {
     given(...aReportedBug())
       .when(links(['https://x.test/1'], developer))
       .thenThrows('forbidden', bugWriteMessages.cannotEdit);
+  });
+});
+
+describe('NumberBug', () => {
+  const numberIt = (n: number) => command('NumberBug', { bugId: BUG, number: n }, null);
+  it('numbers a bug reported before numbers, deleted or not', () => {
+    given(...aReportedBug())
+      .when(numberIt(3))
+      .then([{ type: 'BugNumbered', data: { bugId: BUG, number: 3 } }]);
+    given(...aReportedBug(), deleted)
+      .when(numberIt(3))
+      .then([{ type: 'BugNumbered', data: { bugId: BUG, number: 3 } }]);
+  });
+  it('keeps the first number a bug was given', () => {
+    given(reported({ number: 5 }))
+      .when(numberIt(9))
+      .thenNothing();
+    given(...aReportedBug(), { type: 'BugNumbered', data: { bugId: BUG, number: 3 } })
+      .when(numberIt(9))
+      .thenNothing();
+  });
+  it('is not found when the bug never existed', () => {
+    given().when(numberIt(1)).thenThrows('not_found', bugMessages.notFound);
+  });
+  it('leaves updatedAt alone: naming an old bug is not a change to it', () => {
+    const at = (occurredAt: string) => ({ metadata: { occurredAt } });
+    const before = evolveBug(evolveBug(initialBugState(), { ...reported(), ...at('2026-01-01T00:00:00.000Z') }), {
+      type: 'BugNumbered',
+      data: { bugId: BUG, number: 4 },
+      ...at('2026-05-01T00:00:00.000Z'),
+    });
+    expect(before).toMatchObject({ number: 4, updatedAt: '2026-01-01T00:00:00.000Z' });
   });
 });
 

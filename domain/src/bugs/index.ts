@@ -11,6 +11,7 @@ export * from './bug-vocabulary.js';
 export * from './changes.js';
 export * from './checklist.js';
 export * from './decide.js';
+export * from './files.js';
 export * from './permissions.js';
 export * from './status.js';
 export * from './validation.js';

@@ -4,6 +4,8 @@ export const streams = {
   bug: (id: string) => `bug-${id}`,
   chat: (id: string) => `chat-${id}`,
   chatMessages: (id: string) => `chatmsgs-${id}`,
+  /** One user's saved views (api.md "Saved views"), keyed by the owner's id. */
+  savedViews: (userId: string) => `views-${userId}`,
 } as const;
 
 /** The id part of a stream name (`bug-abc` → `abc`). */

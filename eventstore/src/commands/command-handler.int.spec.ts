@@ -35,6 +35,7 @@ const report = (bugId: string): BugCommand => ({
   type: 'ReportBug',
   data: {
     bugId,
+    number: 1,
     title: 'Login button broken',
     description: 'Clicking login does nothing at all',
     assigneeIds: [developer.id],

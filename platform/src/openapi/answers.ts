@@ -34,6 +34,7 @@ export const userRefSchema = z.object({ _id: z.string(), name: z.string() });
 
 export const bugDtoSchema = z.object({
   _id: z.string(),
+  number: z.number().int().nullable().describe('The short name (#42): 1, 2, 3, … in report order, never reused'),
   title: z.string(),
   description: z.string(),
   priority: prioritySchema,
@@ -55,6 +56,21 @@ export const bugDtoSchema = z.object({
     }),
   ),
   attachments: z.array(z.string()),
+  files: z
+    .array(
+      z.object({
+        _id: z.string(),
+        name: z.string().describe("The uploader's file name (metadata only)"),
+        size: z.number().int().describe('Bytes'),
+        contentType: z.string().describe('As the bytes say: PNG, JPEG, GIF, WebP, PDF, zip or text/plain'),
+        url: z
+          .string()
+          .describe(
+            '`/api/bugs/{id}/attachments/{fileId}`: fetched with the bearer token by those who may see the bug',
+          ),
+      }),
+    )
+    .describe('Uploaded files (`attachments` stays the list of links)'),
   version: z.number().int().describe('Stream revision: send it back as If-Match to edit'),
 });
 

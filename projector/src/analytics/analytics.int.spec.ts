@@ -70,7 +70,7 @@ describe('analytics: the SQL users’ contract', () => {
     }
     const { rows } = await analyst.query('select title, severity, status, number, deleted from analytics.bugs');
     expect(rows).toEqual([
-      { title: 'Checkout fails', severity: 'Critical', status: 'Open', number: null, deleted: false },
+      { title: 'Checkout fails', severity: 'Critical', status: 'Open', number: 1, deleted: false },
     ]);
     for (const example of analyticsExamples) await analyst.query(example.sql);
   });

@@ -30,7 +30,7 @@ export const analyticsViews: readonly AnalyticsView[] = [
       'One row per bug ever reported, deleted ones included (deleted = true). Values are the bug’s current ones; statuses are stored words (Open, In Progress, Closed), which admin screens show as Pending and Resolved.',
     columns: [
       col('id', 'The bug’s id (as in /bugs/{id}).'),
-      col('number', 'The bug’s number as people say it (#42). NULL until bug numbers exist.'),
+      col('number', 'The bug’s number as people say it (#42): 1, 2, 3, … in report order, never reused.'),
       col('title', 'Title.'),
       col('status', 'Open, In Progress or Closed.'),
       col('priority', 'Low, Medium or High.'),
@@ -43,7 +43,7 @@ export const analyticsViews: readonly AnalyticsView[] = [
       col('deleted', 'True once the bug was deleted (it stays here, and its history stays readable).'),
       col('updated_at', 'When anything about it last changed.'),
     ],
-    query: `select b.id, null::integer, b.dto->>'title', b.status, b.priority, b.severity, b.dto->>'module',
+    query: `select b.id, b.number, b.dto->>'title', b.status, b.priority, b.severity, b.dto->>'module',
         b.reporter_id, b.created_at, (b.dto->>'dueDate')::timestamptz, c.entered_at, b.deleted, b.updated_at
       from rm.bugs b
       left join rm.bug_intervals c

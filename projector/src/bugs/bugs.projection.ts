@@ -14,7 +14,7 @@ import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Projection } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
-import type { BugCountersTable, BugsTable, BugUsersTable } from './bugs.tables.js';
+import type { BugCountersTable, BugsTable, BugUsersTable, FileKeys } from './bugs.tables.js';
 
 const BUG_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(bugEventSchemas));
 
@@ -32,7 +32,7 @@ type Entry = {
   stored: boolean;
 };
 
-type StoredRow = Pick<Selectable<BugsTable>, 'id' | 'dto' | 'deleted' | 'revision'>;
+type StoredRow = Pick<Selectable<BugsTable>, 'id' | 'dto' | 'deleted' | 'revision' | 'file_keys'>;
 /** A row as written (as JSON, so the domain's readonly arrays go as they are): all but the generated search vector. */
 type BugRow = Omit<Insertable<BugsTable>, 'search' | 'assignee_ids'> & { assignee_ids: readonly string[] };
 type Tx = Transaction<ReadModelDb>;
@@ -40,12 +40,15 @@ type Tx = Transaction<ReadModelDb>;
 /**
  * The domain state back from a stored row: the DTO holds every field of it (ids
  * beside names), so the row keeps no second copy (a wider row would be compressed
- * out of line by TOAST on every write, halving rebuild speed).
+ * out of line by TOAST on every write, halving rebuild speed). The one exception is
+ * where each file's bytes are (`file_keys`, null for a bug without files): never
+ * answered, so never in the DTO.
  */
-export function stateFromRow(dto: BugDto, deleted: boolean): ReportedBug {
+export function stateFromRow(dto: BugDto, deleted: boolean, fileKeys: FileKeys | null = null): ReportedBug {
   return {
     kind: 'reported',
     id: dto._id,
+    number: dto.number ?? null,
     title: dto.title,
     description: dto.description,
     priority: dto.priority,
@@ -63,6 +66,13 @@ export function stateFromRow(dto: BugDto, deleted: boolean): ReportedBug {
       completedAt: i.completedAt,
     })),
     attachments: [...dto.attachments],
+    files: (dto.files ?? []).map((f) => ({
+      id: f._id,
+      key: fileKeys?.[f._id] ?? '',
+      name: f.name,
+      size: f.size,
+      contentType: f.contentType,
+    })),
     deleted,
     createdAt: dto.createdAt,
     updatedAt: dto.updatedAt,
@@ -70,6 +80,10 @@ export function stateFromRow(dto: BugDto, deleted: boolean): ReportedBug {
 }
 
 const live = (s: BugState): s is ReportedBug => s.kind === 'reported' && !s.deleted;
+
+/** Each file's blob key by file id; null when the bug has no files. */
+const fileKeysOf = (s: ReportedBug): FileKeys | null =>
+  s.files.length > 0 ? Object.fromEntries(s.files.map((f) => [f.id, f.key])) : null;
 
 /** Who may see the bug (besides admins): the topic's audience (ADR 004). */
 const audienceOf = (s: BugState): string[] => (s.kind === 'reported' ? [s.reporterId, ...s.assigneeIds] : []);
@@ -100,12 +114,13 @@ const t = (schema: string, table: string) => sql.id(schema, table);
  */
 export const bugsProjection: Projection = {
   name: 'bugs',
-  version: 1,
+  version: 3,
   tables: ['bugs', 'bug_counters', 'bug_users'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
     await sql`create table ${t(schema, 'bugs')} (
       id text primary key,
+      number int,
       reporter_id text not null,
       assignee_ids text[] not null,
       people text[] not null,
@@ -117,6 +132,7 @@ export const bugsProjection: Projection = {
       deleted boolean not null,
       revision int not null,
       dto jsonb not null,
+      file_keys jsonb,
       search tsvector generated always as (
         to_tsvector('english', coalesce(dto->>'title', '') || ' ' || coalesce(dto->>'description', ''))
       ) stored
@@ -131,6 +147,8 @@ export const bugsProjection: Projection = {
     await sql`create index ${index('bugs_assignees')} on ${t(schema, 'bugs')} using gin (assignee_ids) where not deleted`.execute(
       db,
     );
+    // Not unique: write-api never gives a number twice, and a projection must not stop on an event it cannot change.
+    await sql`create index ${index('bugs_number')} on ${t(schema, 'bugs')} (number)`.execute(db);
     await sql`create index ${index('bugs_people')} on ${t(schema, 'bugs')} using gin (people)`.execute(db);
     await sql`create index ${index('bugs_search')} on ${t(schema, 'bugs')} using gin (search) where not deleted`.execute(
       db,
@@ -197,12 +215,12 @@ export const bugsProjection: Projection = {
     const bugIds = [...new Set(bugEvents.map((e) => (e.data as { bugId: string }).bugId))];
     const entries = new Map<string, Entry>();
     if (bugIds.length > 0) {
-      const { rows } = await sql<StoredRow>`select id, dto, deleted, revision from ${t(schema, 'bugs')}
+      const { rows } = await sql<StoredRow>`select id, dto, deleted, revision, file_keys from ${t(schema, 'bugs')}
         where id = any(${bugIds}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
     if (renamed.size > 0) {
-      const { rows } = await sql<StoredRow>`select id, dto, deleted, revision from ${t(schema, 'bugs')}
+      const { rows } = await sql<StoredRow>`select id, dto, deleted, revision, file_keys from ${t(schema, 'bugs')}
         where people && ${[...renamed]}::text[] and not (id = any(${bugIds}::text[]))`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
@@ -244,6 +262,7 @@ export const bugsProjection: Projection = {
       if (s.kind !== 'reported') continue;
       (entry.stored ? known : fresh).push({
         id: s.id,
+        number: s.number,
         reporter_id: s.reporterId,
         assignee_ids: s.assigneeIds,
         people: peopleOf(s),
@@ -255,6 +274,7 @@ export const bugsProjection: Projection = {
         deleted: s.deleted,
         revision: entry.revision,
         dto: toBugDto(s, entry.revision, lookup),
+        file_keys: fileKeysOf(s),
       });
       if (entry.changed) {
         if (live(entry.before)) bump(counterKeys(entry.before), -1);
@@ -272,7 +292,7 @@ export const bugsProjection: Projection = {
 };
 
 function entryOf(row: StoredRow): Entry {
-  const state = stateFromRow(row.dto, row.deleted);
+  const state = stateFromRow(row.dto, row.deleted, row.file_keys);
   return { id: row.id, before: state, state, revision: row.revision, changed: false, stored: true };
 }
 
@@ -284,13 +304,13 @@ async function loadPeople(db: Tx, schema: string, into: Map<string, Person>, ids
   for (const r of rows) into.set(r.id, { name: r.name, profileImageURL: r.profile_image_url });
 }
 
-const ROW_COLUMNS = sql`(id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, revision, dto)`;
+const ROW_COLUMNS = sql`(id, number, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, revision, dto, file_keys)`;
 
 const rowsFromJson = (rows: BugRow[]) => sql`
-  select id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, revision, dto
+  select id, number, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, revision, dto, file_keys
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
-    id text, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
-    created_at timestamptz, updated_at timestamptz, deleted boolean, revision int, dto jsonb)`;
+    id text, number int, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
+    created_at timestamptz, updated_at timestamptz, deleted boolean, revision int, dto jsonb, file_keys jsonb)`;
 
 /** New bugs are inserted, known ones updated: no speculative insertion (the common case in a rebuild). */
 async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[]) {
@@ -299,10 +319,10 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
   }
   if (known.length > 0) {
     await sql`update ${t(schema, 'bugs')} b set
-        reporter_id = x.reporter_id, assignee_ids = x.assignee_ids, people = x.people,
+        number = x.number, reporter_id = x.reporter_id, assignee_ids = x.assignee_ids, people = x.people,
         status = x.status, priority = x.priority, severity = x.severity,
         created_at = x.created_at, updated_at = x.updated_at, deleted = x.deleted,
-        revision = x.revision, dto = x.dto
+        revision = x.revision, dto = x.dto, file_keys = x.file_keys
       from (${rowsFromJson(known)}) x where b.id = x.id`.execute(db);
   }
 }

@@ -1,24 +1,68 @@
-import type { BugDto, BugStatus } from '@bugtrail/domain';
+import {
+  type BugDto,
+  type BugStatus,
+  bugStatuses,
+  type Priority,
+  priorities,
+  type Severity,
+  severities,
+} from '@bugtrail/domain';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 import { type BugScope, scopeKey } from './bugs.tables.js';
 
 /**
- * The queries read-api runs on the bugs read model. Every list is newest first,
- * keyset-paged on (created_at, id); every count comes from the counters, never a
- * count(*) over bugs. Live-bug filters say `not deleted` as the partial indexes do.
+ * The queries read-api runs on the bugs read model. Lists are newest first unless
+ * sorted otherwise, keyset-paged on (sort value, id); the dashboards' and unfiltered
+ * lists' counts come from the counters, never a count(*) over bugs (a filtered list's
+ * total counts its matches). Live-bug filters say `not deleted` as the partial indexes do.
  */
 const from = (db: Kysely<ReadModelDb>) => db.withSchema(READ_MODEL_SCHEMA);
 type BugsEb = ExpressionBuilder<ReadModelDb, 'bugs'>;
 /** The keyset: created_at as PostgreSQL prints it (full precision, round-trips), and the id. */
 const keysetColumns = [sql<string>`created_at::text`.as('ck'), 'id'] as const;
 
-export type ListCursor = Readonly<{ createdAt: string; id: string }>;
+/** Where a page ends: the sort key's value (as PostgreSQL prints it) and the id. */
+export type ListCursor = Readonly<{ sort?: BugSortKey | undefined; value: string; id: string }>;
+
+/** The columns a list sorts on (api.md "Lists"); `created` is the default, newest first. */
+export const bugSortKeys = [
+  'created',
+  'updated',
+  'number',
+  'title',
+  'status',
+  'priority',
+  'severity',
+  'assignees',
+  'due',
+] as const;
+export type BugSortKey = (typeof bugSortKeys)[number];
+export type BugSort = Readonly<{ key: BugSortKey; direction: 'asc' | 'desc' }>;
+export const defaultBugSort: BugSort = { key: 'created', direction: 'desc' };
+
+export type DueFilter = 'overdue' | 'week' | 'none';
+
+export type ListFilters = Readonly<{
+  statuses?: readonly BugStatus[] | undefined;
+  priorities?: readonly Priority[] | undefined;
+  severities?: readonly Severity[] | undefined;
+  /** A developer's id, or `none` for unassigned bugs. */
+  assignee?: string | undefined;
+  reporter?: string | undefined;
+  /** Matched whole, ignoring case. */
+  module?: string | undefined;
+  due?: DueFilter | undefined;
+  /** The start of the current day (UTC), which `due` counts from (api.md "Bugs": due dates). */
+  today?: string | undefined;
+}>;
 
 export type ListQuery = Readonly<{
   scope: BugScope;
   status?: BugStatus | undefined;
+  filters?: ListFilters | undefined;
+  sort?: BugSort | undefined;
   q?: string | undefined;
   /**
    * Set to a tester's id when the list shows them others' bugs as rows only: `q` then matches
@@ -32,20 +76,40 @@ export type ListQuery = Readonly<{
 /** A timestamptz as PostgreSQL prints it (or ISO 8601): checked before it reaches SQL. */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}(:?\d{2})?)$/;
 
+/**
+ * The default order keeps its first cursor format (`createdAt|id`), so cursors handed out
+ * before sorting existed still work; other orders name their key: `key|value|id`.
+ */
 export function encodeCursor(cursor: ListCursor): string {
-  return Buffer.from(`${cursor.createdAt}|${cursor.id}`, 'utf8').toString('base64url');
+  const text =
+    cursor.sort === undefined || cursor.sort === 'created'
+      ? `${cursor.value}|${cursor.id}`
+      : `${cursor.sort}|${cursor.value}|${cursor.id}`;
+  return Buffer.from(text, 'utf8').toString('base64url');
 }
 
-/** The cursor, or null when the token is not one of ours. */
-export function decodeCursor(token: string): ListCursor | null {
+/** The cursor, or null when the token is not one of ours (or not one of this order's). */
+export function decodeCursor(token: string, sort: BugSortKey = 'created'): ListCursor | null {
   const text = Buffer.from(token, 'base64url').toString('utf8');
-  const bar = text.indexOf('|');
+  let key: BugSortKey = 'created';
+  let rest = text;
+  const first = text.indexOf('|');
+  if (first < 0) return null;
+  const head = text.slice(0, first);
+  if ((bugSortKeys as readonly string[]).includes(head)) {
+    key = head as BugSortKey;
+    rest = text.slice(first + 1);
+  }
+  if (key !== sort) return null;
+  const bar = rest.lastIndexOf('|');
   if (bar < 0) return null;
-  const createdAt = text.slice(0, bar);
-  const id = text.slice(bar + 1);
+  const value = rest.slice(0, bar);
+  const id = rest.slice(bar + 1);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: PostgreSQL refuses NUL; no id has control characters
-  if (!id || id.length > 200 || /[\u0000-\u001f\u007f]/.test(id) || !isRealTimestamp(createdAt)) return null;
-  return { createdAt, id };
+  const control = /[\u0000-\u001f\u007f]/;
+  if (!id || id.length > 200 || control.test(id) || value.length > 500 || control.test(value)) return null;
+  if (!sortKeySpecs[key].valid(value)) return null;
+  return { sort: key, value, id };
 }
 
 /** Matches TIMESTAMP and names a real instant (no 31 February, hour 24 or year 0) PostgreSQL accepts. */
@@ -67,6 +131,47 @@ function isRealTimestamp(text: string): boolean {
   return date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
+const rank = (column: 'status' | 'priority' | 'severity', words: readonly string[]) =>
+  sql<number>`(case ${sql.ref(column)} ${sql.join(
+    words.map((w, i) => sql`when ${sql.lit(w)} then ${sql.lit(i)}`),
+    sql` `,
+  )} else ${sql.lit(words.length)} end)`;
+
+type SortKeySpec = Readonly<{
+  /** The value sorted on, never null (so a keyset comparison is total). */
+  expression: Expression<unknown>;
+  /** How a cursor's text becomes that value again. */
+  cast: (value: string) => Expression<unknown>;
+  valid: (value: string) => boolean;
+}>;
+
+const isInt = (v: string) => /^-?\d{1,10}$/.test(v);
+const isTimestampOrInfinity = (v: string) => v === 'infinity' || isRealTimestamp(v);
+const intCast = (v: string) => sql`${Number(v)}::int`;
+const textCast = (v: string) => sql`${v}::text`;
+const timeCast = (v: string) => sql`${v}::timestamptz`;
+
+const sortKeySpecs: Record<BugSortKey, SortKeySpec> = {
+  created: { expression: sql`created_at`, cast: timeCast, valid: isRealTimestamp },
+  updated: { expression: sql`updated_at`, cast: timeCast, valid: isRealTimestamp },
+  number: { expression: sql`coalesce(number, 0)`, cast: intCast, valid: isInt },
+  title: { expression: sql`lower(dto->>'title')`, cast: textCast, valid: () => true },
+  status: { expression: rank('status', bugStatuses), cast: intCast, valid: isInt },
+  priority: { expression: rank('priority', priorities), cast: intCast, valid: isInt },
+  severity: { expression: rank('severity', severities), cast: intCast, valid: isInt },
+  assignees: {
+    expression: sql`lower(coalesce(dto->'assignedTo'->0->>'name', ''))`,
+    cast: textCast,
+    valid: () => true,
+  },
+  // No due date sorts after every date (first when newest-first).
+  due: {
+    expression: sql`coalesce((dto->>'dueDate')::timestamptz, 'infinity'::timestamptz)`,
+    cast: timeCast,
+    valid: isTimestampOrInfinity,
+  },
+};
+
 function scopeWhere(eb: BugsEb, scope: BugScope): Expression<SqlBool> {
   switch (scope.kind) {
     case 'all':
@@ -78,38 +183,88 @@ function scopeWhere(eb: BugsEb, scope: BugScope): Expression<SqlBool> {
   }
 }
 
-/** (created_at, id) compared with a cursor, as the indexes order them. */
-const keysetAfter = (eb: BugsEb, op: '<' | '>', cursor: ListCursor) =>
-  eb(eb.refTuple('created_at', 'id'), op, eb.tuple(sql<Date>`${cursor.createdAt}::timestamptz`, cursor.id));
+/** `#42` (or `42` after a #) in a search names one bug by its number. */
+export function searchedNumber(q: string | undefined): number | null {
+  const m = /^\s*#(\d{1,9})\s*$/.exec(q ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+/** The conditions of a list, cursor aside: what its rows and its total share. */
+function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
+  const conditions = [eb.not(eb.ref('deleted')), scopeWhere(eb, query.scope)];
+  const f = query.filters ?? {};
+  if (query.status) conditions.push(eb('status', '=', query.status));
+  if (f.statuses?.length) conditions.push(eb('status', 'in', [...f.statuses]));
+  if (f.priorities?.length) conditions.push(eb('priority', 'in', [...f.priorities]));
+  if (f.severities?.length) conditions.push(eb('severity', 'in', [...f.severities]));
+  if (f.assignee === 'none') conditions.push(sql<boolean>`cardinality(assignee_ids) = 0`);
+  else if (f.assignee) conditions.push(eb('assignee_ids', '@>', sql<string[]>`array[${f.assignee}]::text[]`));
+  if (f.reporter) conditions.push(eb('reporter_id', '=', f.reporter));
+  if (f.module) conditions.push(sql<boolean>`lower(dto->>'module') = lower(${f.module})`);
+  if (f.due) {
+    const due = sql`(dto->>'dueDate')::timestamptz`;
+    const today = sql`${f.today ?? new Date().toISOString()}::timestamptz`;
+    if (f.due === 'none') conditions.push(sql<boolean>`dto->>'dueDate' is null`);
+    else if (f.due === 'overdue') conditions.push(sql<boolean>`${due} < ${today} and status <> 'Closed'`);
+    else conditions.push(sql<boolean>`${due} >= ${today} and ${due} < ${today} + interval '7 days'`);
+  }
+  const number = searchedNumber(query.q);
+  const q = query.q?.trim();
+  if (number !== null) conditions.push(eb('number', '=', number));
+  else if (q) {
+    const tsquery = sql<string>`websearch_to_tsquery('english', ${q})`;
+    conditions.push(eb('search', '@@', tsquery));
+    if (query.descriptionsOf !== undefined) {
+      conditions.push(
+        eb.or([
+          eb('reporter_id', '=', query.descriptionsOf),
+          eb(sql`to_tsvector('english', coalesce(dto->>'title', ''))`, '@@', tsquery),
+        ]),
+      );
+    }
+  }
+  return conditions;
+}
+
+/** Whether a list narrows its scope beyond a status (then its total needs a count, not the counters). */
+export function isFiltered(query: Pick<ListQuery, 'filters' | 'q'>): boolean {
+  const f = query.filters ?? {};
+  return Boolean(
+    query.q?.trim() ||
+      f.statuses?.length ||
+      f.priorities?.length ||
+      f.severities?.length ||
+      f.assignee ||
+      f.reporter ||
+      f.module ||
+      f.due,
+  );
+}
 
 export async function listBugs(
   db: Kysely<ReadModelDb>,
   query: ListQuery,
 ): Promise<{ bugs: BugDto[]; nextCursor: string | null }> {
+  const sort = query.sort ?? defaultBugSort;
+  const spec = sortKeySpecs[sort.key];
   let select = from(db)
     .selectFrom('bugs')
-    .select(['dto', ...keysetColumns])
+    .select(['dto', 'id', sql<string>`(${spec.expression})::text`.as('sk')])
     .where((eb) => {
-      const conditions = [eb.not(eb.ref('deleted')), scopeWhere(eb, query.scope)];
-      if (query.status) conditions.push(eb('status', '=', query.status));
-      const q = query.q?.trim();
-      if (q) {
-        const tsquery = sql<string>`websearch_to_tsquery('english', ${q})`;
-        conditions.push(eb('search', '@@', tsquery));
-        if (query.descriptionsOf !== undefined) {
-          conditions.push(
-            eb.or([
-              eb('reporter_id', '=', query.descriptionsOf),
-              eb(sql`to_tsvector('english', coalesce(dto->>'title', ''))`, '@@', tsquery),
-            ]),
-          );
-        }
+      const conditions = listConditions(eb, query);
+      if (query.cursor) {
+        conditions.push(
+          eb(
+            eb.tuple(spec.expression as Expression<string>, eb.ref('id')),
+            sort.direction === 'desc' ? '<' : '>',
+            eb.tuple(spec.cast(query.cursor.value) as Expression<string>, query.cursor.id),
+          ),
+        );
       }
-      if (query.cursor) conditions.push(keysetAfter(eb, '<', query.cursor));
       return eb.and(conditions);
     })
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc');
+    .orderBy(spec.expression as Expression<string>, sort.direction)
+    .orderBy('id', sort.direction);
   if (query.limit !== undefined) select = select.limit(query.limit + 1);
   const rows = await select.execute();
   if (query.limit !== undefined && rows.length > query.limit) {
@@ -117,10 +272,20 @@ export async function listBugs(
     const last = page[page.length - 1]!;
     return {
       bugs: page.map((r) => r.dto),
-      nextCursor: encodeCursor({ createdAt: last.ck, id: last.id }),
+      nextCursor: encodeCursor({ sort: sort.key, value: last.sk, id: last.id }),
     };
   }
   return { bugs: rows.map((r) => r.dto), nextCursor: null };
+}
+
+/** How many bugs a filtered list holds, all pages together (an unfiltered one reads the counters). */
+export async function countListed(db: Kysely<ReadModelDb>, query: ListQuery): Promise<number> {
+  const row = await from(db)
+    .selectFrom('bugs')
+    .select(sql<string>`count(*)`.as('n'))
+    .where((eb) => eb.and(listConditions(eb, query)))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export type BugAccessRow = Readonly<{ dto: BugDto; reporterId: string; assigneeIds: string[]; deleted: boolean }>;
@@ -134,6 +299,40 @@ export async function findBug(db: Kysely<ReadModelDb>, id: string): Promise<BugA
   return row
     ? { dto: row.dto, reporterId: row.reporter_id, assigneeIds: row.assignee_ids, deleted: row.deleted }
     : null;
+}
+
+/** One file of a bug as its answer shows it, with where its bytes are (`key`): the bug's row decides who may fetch it. */
+export type BugFileRow = BugAccessRow & Readonly<{ file: BugDto['files'][number] | null; key: string | null }>;
+
+/** The bug (deleted ones too: the caller decides) and, when it holds it now, one of its files. */
+export async function findBugFile(db: Kysely<ReadModelDb>, id: string, fileId: string): Promise<BugFileRow | null> {
+  const row = await from(db)
+    .selectFrom('bugs')
+    .select(['dto', 'reporter_id', 'assignee_ids', 'deleted', sql<string | null>`file_keys ->> ${fileId}`.as('key')])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const file = (row.dto.files ?? []).find((f) => f._id === fileId) ?? null;
+  return {
+    dto: row.dto,
+    reporterId: row.reporter_id,
+    assigneeIds: row.assignee_ids,
+    deleted: row.deleted,
+    file,
+    key: file ? row.key : null,
+  };
+}
+
+/** The bug with this number (deleted ones too: the caller decides, as for an id). */
+export async function findBugByNumber(db: Kysely<ReadModelDb>, number: number): Promise<BugAccessRow | null> {
+  const row = await from(db)
+    .selectFrom('bugs')
+    .select('id')
+    .where('number', '=', number)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? findBug(db, row.id) : null;
 }
 
 export type BugCounts = Readonly<{
@@ -223,15 +422,21 @@ export async function countUserBugs(
 
 /** Every live bug, oldest first, a page at a time (exports): memory stays flat at any size. */
 export async function* bugPages(db: Kysely<ReadModelDb>, pageSize = 1000): AsyncGenerator<BugDto[]> {
-  let after: ListCursor | null = null;
+  let after: { createdAt: string; id: string } | null = null;
   for (;;) {
-    const cursor: ListCursor | null = after;
+    const cursor: { createdAt: string; id: string } | null = after;
     const rows: { dto: BugDto; ck: string; id: string }[] = await from(db)
       .selectFrom('bugs')
       .select(['dto', ...keysetColumns])
       .where((eb) => {
         const live = eb.not(eb.ref('deleted'));
-        return cursor ? eb.and([live, keysetAfter(eb, '>', cursor)]) : live;
+        if (!cursor) return live;
+        const after = eb(
+          eb.refTuple('created_at', 'id'),
+          '>',
+          eb.tuple(sql<Date>`${cursor.createdAt}::timestamptz`, cursor.id),
+        );
+        return eb.and([live, after]);
       })
       .orderBy('created_at')
       .orderBy('id')

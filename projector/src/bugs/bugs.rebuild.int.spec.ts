@@ -158,8 +158,27 @@ describe('bug read models: random events, then rebuild = live', () => {
               ? event('ChecklistItemRemoved', { bugId, itemId: item.id }, actor)
               : event('ChecklistItemTextChanged', { bugId, itemId: item.id, text: `Changed ${total}` }, actor),
           ];
-        } else if (kind === 8) {
+        } else if (kind === 8 && r.next() < 0.5) {
           events = [event('AttachmentLinkAdded', { bugId, url: `https://example.com/a${total}` }, actor)];
+        } else if (kind === 8) {
+          // A file: added, or (when the bug has one) now and then removed.
+          const file = state.files.length > 0 && r.next() < 0.4 ? r.pick(state.files) : null;
+          events = [
+            file
+              ? event('AttachmentFileRemoved', { bugId, fileId: file.id, name: file.name }, actor)
+              : event(
+                  'AttachmentFileAdded',
+                  {
+                    bugId,
+                    fileId: randomUUID(),
+                    key: `bug/2030/01/${randomUUID()}.png`,
+                    name: `screen ${total}.png`,
+                    size: 1 + r.int(5000),
+                    contentType: 'image/png',
+                  },
+                  actor,
+                ),
+          ];
         } else {
           events = [event('BugDeleted', { bugId }, actor)];
         }

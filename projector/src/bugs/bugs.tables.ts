@@ -4,6 +4,8 @@ import type { ColumnType, Generated } from 'kysely';
 /** One row per bug (deleted ones too, flagged): list filters, sort keys and the answer itself. */
 export interface BugsTable {
   id: string;
+  /** The bug's short name (#42); null only until the write side's backfill numbers an old bug. */
+  number: number | null;
   reporter_id: string;
   assignee_ids: string[];
   /** Everyone whose name the DTO shows (reporter, assignees, checklist completers). */
@@ -19,8 +21,13 @@ export interface BugsTable {
   /** toBugDto's answer, names included: what every list and detail returns (and the
    * domain state the next batch folds on, see stateFromRow). */
   dto: BugDto;
+  /** Where each file's bytes are in the blob store, by file id (never answered); null without files. */
+  file_keys: FileKeys | null;
   search: Generated<string>;
 }
+
+/** A bug's files' blob keys by file id. */
+export type FileKeys = Record<string, string>;
 
 /**
  * Counts of live (not deleted) bugs per scope × dimension × value, kept by deltas.

@@ -233,6 +233,7 @@ describe('bug reads: lists, detail, dashboards, history', () => {
             'dueDate',
             'createdBy',
             'assignedTo',
+            'number',
           ].sort(),
         );
         for (const user of [row.createdBy, ...row.assignedTo])

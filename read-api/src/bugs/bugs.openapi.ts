@@ -10,6 +10,7 @@ import {
 } from '@bugtrail/platform';
 import { z } from 'zod';
 import { asOfQuery } from '../as-of.js';
+import { bugFileReadOperations } from './bug-files.openapi.js';
 import {
   allViewableSchema,
   bugAtSchema,
@@ -28,7 +29,10 @@ schemaNames.add(statusSummarySchema, { id: 'StatusSummary' });
 schemaNames.add(dashboardSchema, { id: 'Dashboard' });
 
 const tags = ['bugs'];
-const nextCursorHeader = { 'X-Next-Cursor': 'The next page cursor, when there is one' };
+const nextCursorHeader = {
+  'X-Next-Cursor': 'The next page cursor, when there is one',
+  'X-Total-Count': 'With `limit`: how many bugs the list holds, all pages together',
+};
 
 const dashboard = (role: 'admin' | 'tester' | 'developer'): RouteSpec => ({
   method: 'get',
@@ -43,6 +47,7 @@ const dashboard = (role: 'admin' | 'tester' | 'developer'): RouteSpec => ({
 });
 
 export const bugReadOperations: RouteSpec[] = [
+  ...bugFileReadOperations,
   {
     method: 'get',
     path: '/',
@@ -102,6 +107,18 @@ export const bugReadOperations: RouteSpec[] = [
   dashboard('admin'),
   dashboard('tester'),
   dashboard('developer'),
+  {
+    method: 'get',
+    path: '/by-number/{n}',
+    summary: 'One bug by its number (#42): the same answer and permissions as by id',
+    tags,
+    params: z.object({ n: z.string().describe('The bug number: 1, 2, 3, …') }),
+    responses: {
+      200: { description: 'The bug', schema: bugDtoSchema },
+      403: errorAnswer("You don't have permission to view this bug"),
+      404: errorAnswer('Bug not found (also deleted bugs, and anything that is not a number)'),
+    },
+  },
   {
     method: 'get',
     path: '/{id}',

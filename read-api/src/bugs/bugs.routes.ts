@@ -8,8 +8,10 @@ import {
   ForbiddenError,
   NotFoundError,
   parseStatusFilter,
+  priorities,
   type Role,
   rolePermissions,
+  severities,
   streams,
   ValidationError,
 } from '@bugtrail/domain';
@@ -17,11 +19,18 @@ import { type AuthEnv, readQuery, requireAuth, requireRole } from '@bugtrail/pla
 import {
   type BugCounts,
   type BugScope,
+  type BugSort,
+  type BugSortKey,
   countBugs,
   countBugsAsOf,
+  countListed,
   decodeCursor,
+  defaultBugSort,
   findBug,
+  findBugByNumber,
   findUser,
+  isFiltered,
+  type ListFilters,
   type ListQuery,
   listBugs,
   newestBugIdsAsOf,
@@ -29,6 +38,7 @@ import {
 import { type Context, Hono } from 'hono';
 import { asOfQuery, effectiveAsOf } from '../as-of.js';
 import type { ReadApiDeps } from '../deps.js';
+import { createBugFileReadRoutes } from './bug-files.routes.js';
 import { historyQuery, listQuery } from './bugs.schemas.js';
 import { compareBug } from './compare.js';
 import { bugAt, bugHistory } from './history.js';
@@ -45,34 +55,85 @@ export function roleScope(actor: Actor): BugScope {
 
 type ListOptions = Omit<ListQuery, 'scope'>;
 
-/** `status`, `q`, `limit` and `cursor` from the query string; 400 for anything malformed. */
+/** A comma-separated list of words, each one of `allowed` (any case); 400 for anything else. */
+function wordList<T extends string>(raw: string | undefined, allowed: readonly T[], field: string): T[] | undefined {
+  if (!raw?.trim()) return undefined;
+  return raw.split(',').map((part) => {
+    const word = allowed.find((a) => a.toLowerCase() === part.trim().toLowerCase());
+    if (!word) throw ValidationError.field(field, `${field} must be ${allowed.join(', ')}`);
+    return word;
+  });
+}
+
+const startOfTodayUtc = () => {
+  const d = new Date();
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())).toISOString();
+};
+
+/** Filters, order, search and paging from the query string; 400 for anything malformed. */
 function listOptions(c: Context): ListOptions {
   const query = readQuery(c, listQuery);
-  const status = parseStatusFilter(query.status);
+  // One status as the spec sends it, or several comma-separated.
+  const statusParts = (query.status ?? '').split(',').filter((part) => part.trim() !== '');
+  const statuses = [...new Set(statusParts.map((part) => parseStatusFilter(part)).filter((s) => s !== null))];
+  if (statusParts.length === 0) parseStatusFilter(query.status);
+  const sort: BugSort = query.sort
+    ? query.sort.startsWith('-')
+      ? { key: query.sort.slice(1) as BugSortKey, direction: 'desc' }
+      : { key: query.sort as BugSortKey, direction: 'asc' }
+    : defaultBugSort;
   let cursor: ListOptions['cursor'];
   if (query.cursor) {
-    const decoded = decodeCursor(query.cursor);
+    const decoded = decodeCursor(query.cursor, sort.key);
     if (!decoded) throw ValidationError.field('cursor', 'Invalid cursor');
     cursor = decoded;
   }
+  const filters: ListFilters = {
+    statuses: statuses.length > 1 ? statuses : undefined,
+    priorities: wordList(query.priority, priorities, 'priority'),
+    severities: wordList(query.severity, severities, 'severity'),
+    assignee: query.assignee?.trim() || undefined,
+    reporter: query.reporter?.trim() || undefined,
+    module: query.module?.trim() || undefined,
+    due: query.due,
+    today: startOfTodayUtc(),
+  };
   return {
-    ...(status ? { status } : {}),
+    ...(statuses.length === 1 ? { status: statuses[0] } : {}),
+    filters,
+    sort,
     ...(query.q ? { q: query.q } : {}),
     ...(query.limit !== undefined ? { limit: Math.min(query.limit, LIST_LIMIT_MAX) } : {}),
     ...(cursor ? { cursor } : {}),
   };
 }
 
+/**
+ * One page and, when paged, the whole list's size: from the counters when only a status
+ * narrows the scope (no count over the table per page), else a count of the matches.
+ */
 async function list(c: Context, deps: ReadApiDeps, scope: BugScope, options: ListOptions) {
-  const page = await listBugs(deps.db, { scope, ...options });
+  const query: ListQuery = { scope, ...options };
+  const [page, total] = await Promise.all([
+    listBugs(deps.db, query),
+    options.limit === undefined ? Promise.resolve(undefined) : listTotal(deps, query),
+  ]);
   if (page.nextCursor) c.header('X-Next-Cursor', page.nextCursor);
-  return page;
+  if (total !== undefined) c.header('X-Total-Count', String(total));
+  return { ...page, total };
+}
+
+async function listTotal(deps: ReadApiDeps, query: ListQuery): Promise<number> {
+  if (isFiltered(query)) return countListed(deps.db, query);
+  const { status } = await countBugs(deps.db, query.scope);
+  return query.status ? status[query.status] : status.Open + status['In Progress'] + status.Closed;
 }
 
 /** GET /api/bugs and everything under it. */
 export function createBugsRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps.tokens));
+  app.route('/', createBugFileReadRoutes(deps));
 
   const withSummary = async (
     c: Context<AuthEnv>,
@@ -87,7 +148,7 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     return c.json({
       bugs: page.bugs.map((bug) => (mine(bug) ? bug : toListRow(bug))),
       statusSummary: statusSummary(counts),
-      ...(options.limit !== undefined ? { nextCursor: page.nextCursor } : {}),
+      ...(options.limit !== undefined ? { nextCursor: page.nextCursor, total: page.total } : {}),
     });
   };
 
@@ -165,6 +226,16 @@ export function createBugsRoutes(deps: ReadApiDeps) {
       return c.json(then);
     }
     return c.json(await bugHistory(deps, id, events));
+  });
+
+  // api.md "Bug numbers": the same answer and permissions as by id; anything but a number names no bug.
+  app.get('/by-number/:n', async (c) => {
+    const raw = c.req.param('n');
+    const number = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+    const row = number > 0 ? await findBugByNumber(deps.db, number) : null;
+    if (!row || row.deleted) throw new NotFoundError(bugMessages.notFound);
+    if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
+    return c.json(row.dto);
   });
 
   app.get('/:id', async (c) => {

@@ -1,4 +1,5 @@
 import { bugDtoSchema, userRefSchema } from '@bugtrail/platform';
+import { bugSortKeys } from '@bugtrail/projector';
 import { z } from 'zod';
 
 /** Query strings and answers of the bug reads: validated here, published in /api/openapi.json. */
@@ -21,6 +22,25 @@ export const listQuery = z.object({
     .optional()
     .describe('Page size (at most 100). Without it every bug the caller can see is returned.'),
   cursor: z.string().max(500).optional().describe('The nextCursor of the previous page'),
+  sort: z
+    .enum([...bugSortKeys, ...bugSortKeys.map((k) => `-${k}` as const)], {
+      error: `sort must be one of ${bugSortKeys.join(', ')} (a leading - sorts descending)`,
+    })
+    .optional()
+    .describe(
+      'The order: created (default, newest first), updated, number, title, status, priority, severity, assignees, due; a leading - sorts descending',
+    ),
+  priority: z.string().max(100).optional().describe('Low, Medium, High; several comma-separated'),
+  severity: z.string().max(100).optional().describe('Minor, Major, Critical; several comma-separated'),
+  assignee: z.string().max(100).optional().describe('A developer id, or none for unassigned bugs'),
+  reporter: z.string().max(100).optional().describe('The id of who reported the bug'),
+  module: z.string().max(50).optional().describe('The module, matched whole, any case'),
+  due: z
+    .enum(['overdue', 'week', 'none'], { error: 'due must be overdue, week or none' })
+    .optional()
+    .describe(
+      'overdue: due before today (UTC) and not Closed; week: due today or in the next 6 days; none: no due date',
+    ),
 });
 
 /** An ISO 8601 date or date-time that names a real instant (no 31 February, no hour 24). */
@@ -73,6 +93,7 @@ export const statusSummarySchema = z.object({
 export const bugListRowSchema = bugDtoSchema
   .pick({
     _id: true,
+    number: true,
     title: true,
     status: true,
     priority: true,
@@ -90,12 +111,22 @@ export const allViewableSchema = z.object({
   bugs: z.array(z.union([bugDtoSchema, bugListRowSchema])),
   statusSummary: statusSummarySchema,
   nextCursor: z.string().nullable().optional().describe('Present when `limit` was given; null on the last page'),
+  total: z
+    .number()
+    .int()
+    .optional()
+    .describe('Present when `limit` was given: how many bugs the list holds, all pages'),
 });
 
 export const bugListSchema = z.object({
   bugs: z.array(bugDtoSchema),
   statusSummary: statusSummarySchema,
   nextCursor: z.string().nullable().optional().describe('Present when `limit` was given; null on the last page'),
+  total: z
+    .number()
+    .int()
+    .optional()
+    .describe('Present when `limit` was given: how many bugs the list holds, all pages'),
 });
 
 const statisticsSchema = z.object({

@@ -26,6 +26,7 @@ export const bugFieldLabels = [
   ['assignedTo', 'Assign To'],
   ['checklist', 'Checklist'],
   ['attachments', 'Attachments'],
+  ['files', 'Files'],
   // Not on the form, but a difference all the same: the bug was deleted in between.
   ['deleted', 'Deleted'],
 ] as const satisfies readonly (readonly [keyof BugAt, string])[];

@@ -60,6 +60,7 @@ export function dashboardAnswer(role: Role, counts: BugCounts, recentBugs: BugDt
 export function toListRow(bug: BugDto): z.infer<typeof bugListRowSchema> {
   return {
     _id: bug._id,
+    number: bug.number,
     title: bug.title,
     status: bug.status,
     priority: bug.priority,

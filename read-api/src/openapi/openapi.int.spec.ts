@@ -104,7 +104,20 @@ describe('GET /api/openapi.json', () => {
       expect(doc.paths[path]?.[method], call).toBeDefined();
     }
     const names = (parameters: { name: string }[]) => parameters.map((p) => p.name);
-    expect(names(doc.paths['/api/bugs'].get.parameters)).toEqual(['status', 'q', 'limit', 'cursor', 'X-Min-Position']);
+    expect(names(doc.paths['/api/bugs'].get.parameters)).toEqual([
+      'status',
+      'q',
+      'limit',
+      'cursor',
+      'sort',
+      'priority',
+      'severity',
+      'assignee',
+      'reporter',
+      'module',
+      'due',
+      'X-Min-Position',
+    ]);
     expect(doc.paths['/api/bugs/{id}'].get.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true });
   });
 

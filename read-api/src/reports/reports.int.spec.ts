@@ -39,6 +39,7 @@ describe('exports (xlsx)', () => {
       reportBug(
         {
           bugId,
+          number: 42,
           reporterId: tester.id,
           title: '=cmd|calc!A1 looks harmless',
           description: '-2+3 is shown as a formula\nsecond line',
@@ -87,10 +88,11 @@ describe('exports (xlsx)', () => {
       'Created',
       'Due',
       'Assignees',
+      'Number',
     ]);
     expect(rows).toHaveLength(2);
-    const [id, title, description, priority, severity, status, created, due, assignees] = rows[1]!;
-    expect({ id, title, description, priority, severity, status, assignees }).toEqual({
+    const [id, title, description, priority, severity, status, created, due, assignees, number] = rows[1]!;
+    expect({ id, title, description, priority, severity, status, assignees, number }).toEqual({
       id: bugId,
       title: "'=cmd|calc!A1 looks harmless",
       description: "'-2+3 is shown as a formula\nsecond line",
@@ -98,6 +100,7 @@ describe('exports (xlsx)', () => {
       severity: 'Critical',
       status: 'Open',
       assignees: 'Dev Uno',
+      number: 42,
     });
     expect((created as Date).toISOString()).toBe('2030-05-06T07:08:09.000Z');
     expect((due as Date).toISOString()).toBe('2031-01-02T00:00:00.000Z');

@@ -26,6 +26,7 @@ export function createReportsRoutes(deps: ReadApiDeps) {
           created: date(b.createdAt),
           due: date(b.dueDate),
           assignees: b.assignedTo.map((u) => u.name).join(', '),
+          number: b.number,
         }));
       }
     }
@@ -43,6 +44,8 @@ export function createReportsRoutes(deps: ReadApiDeps) {
           { header: 'Created', key: 'created', width: 22 },
           { header: 'Due', key: 'due', width: 22 },
           { header: 'Assignees', key: 'assignees', width: 40 },
+          // Last, so clients reading the spec's columns by position read them where they were.
+          { header: 'Number', key: 'number', width: 10 },
         ],
       },
       rows(),

@@ -347,12 +347,14 @@ class FuzzRun {
     }
   }
 
-  /** Paths on this server found in an answer (`…/uploads/…` links): the generator fills path templates with them. */
+  /** Paths on this server found in an answer (`…/uploads/…` links, bug files' urls): the generator fills path templates with them. */
   private collectLinks(value: unknown, depth = 0) {
     if (depth > 8) return;
     if (typeof value === 'string') {
       const path = value.startsWith(this.origin) ? value.slice(this.origin.length) : value;
-      if (path.startsWith('/uploads/')) this.world.remember(this.world.links, path, 60);
+      if (path.startsWith('/uploads/') || /^\/api\/bugs\/[^/]+\/attachments\/[^/]+$/.test(path)) {
+        this.world.remember(this.world.links, path, 60);
+      }
     } else if (Array.isArray(value)) {
       for (const item of value.slice(0, 20)) this.collectLinks(item, depth + 1);
     } else if (value && typeof value === 'object') {

@@ -96,4 +96,20 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`create index mfa_challenges_user on auth.mfa_challenges (user_id)`.execute(db);
     },
   },
+  '0310_bug_numbers': {
+    async up(db: Kysely<unknown>) {
+      // BugNumbers: each bug's short name, given once; a sequence never hands a number out twice.
+      await sql`create sequence write_api.bug_number_seq as integer`.execute(db);
+      await sql`create table write_api.bug_numbers (
+        bug_id text primary key,
+        number integer not null unique default nextval('write_api.bug_number_seq')
+      )`.execute(db);
+      await sql`alter sequence write_api.bug_number_seq owned by write_api.bug_numbers.number`.execute(db);
+      // One row once the bugs reported before numbers have theirs (BugNumbers.backfill).
+      await sql`create table write_api.bug_number_backfill (
+        numbered integer not null,
+        done_at timestamptz not null default now()
+      )`.execute(db);
+    },
+  },
 };

@@ -10,6 +10,7 @@ import {
 } from '@bugtrail/platform';
 import { z } from 'zod';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
+import { bugFileOperations } from './bug-files.openapi.js';
 import { bugPayload, checklistPayload, statusPayload } from './bug-input.js';
 
 /** The bug commands (bugs.routes.ts), relative to their mount at /api/bugs. */
@@ -128,4 +129,5 @@ export const bugOperations: RouteSpec[] = [
       409: stale,
     },
   },
+  ...bugFileOperations,
 ];

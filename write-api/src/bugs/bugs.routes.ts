@@ -11,6 +11,7 @@ import {
   NotFoundError,
   parseStatusFilter,
   parseStatusValue,
+  type ReportBug,
   type ReportedBug,
   streams,
 } from '@bugtrail/domain';
@@ -18,6 +19,7 @@ import { type CommandContext, deriveEventId, type HandleOptions } from '@bugtrai
 import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
+import { createBugFileRoutes } from './bug-files.routes.js';
 import {
   bugAnswer,
   bugIdParam,
@@ -28,6 +30,7 @@ import {
   statusPayload,
   toChecklistEntries,
 } from './bug-input.js';
+import { BugNumbers } from './bug-numbers.js';
 
 export const bugAnswerMessages = {
   reported: 'Bug Reported Successfully',
@@ -45,7 +48,9 @@ export const bugAnswerMessages = {
 export function createBugRoutes(deps: WriteApiDeps) {
   const app = new Hono<AuthEnv>();
   const now = () => (deps.now?.() ?? new Date()).toISOString();
+  const numbers = new BugNumbers(deps.pool);
   app.use('*', requireAuth(deps.tokens));
+  app.route('/', createBugFileRoutes(deps));
 
   /** Runs a bug command; a stale If-Match on an unknown bug is still a 404. */
   async function run(
@@ -87,28 +92,33 @@ export function createBugRoutes(deps: WriteApiDeps) {
       : randomUUID();
     const assigneeIds = body.assignedTo ?? [];
     const checklist = toChecklistEntries(body.checklist ?? []).map((i) => i.text);
+    const report: ReportBug = {
+      type: 'ReportBug',
+      data: {
+        bugId,
+        number: 0,
+        title: body.title ?? '',
+        description: body.description ?? '',
+        priority: body.priority,
+        severity: body.severity,
+        module: body.module ?? null,
+        dueDate: body.dueDate ?? null,
+        assigneeIds,
+        knownDeveloperIds: await deps.accounts.developers(assigneeIds),
+        checklist,
+        attachments: body.attachments ?? [],
+        newItemIds: newItemIds(checklist.length, context.idempotencyKey, `${actor.id}:${bugId}`),
+      },
+      metadata: { actor, now: now() },
+    };
+    // The decider is pure: asked first, it refuses a bad report before the report takes a number.
+    bugDecider.decide(report, bugDecider.initialState());
+    const number = await numbers.assign(bugId);
     const handled = await run(
       c,
       context,
       bugId,
-      {
-        type: 'ReportBug',
-        data: {
-          bugId,
-          title: body.title ?? '',
-          description: body.description ?? '',
-          priority: body.priority,
-          severity: body.severity,
-          module: body.module ?? null,
-          dueDate: body.dueDate ?? null,
-          assigneeIds,
-          knownDeveloperIds: await deps.accounts.developers(assigneeIds),
-          checklist,
-          attachments: body.attachments ?? [],
-          newItemIds: newItemIds(checklist.length, context.idempotencyKey, `${actor.id}:${bugId}`),
-        },
-        metadata: { actor, now: now() },
-      },
+      { ...report, data: { ...report.data, number } },
       // A concurrent retry of the same request loses the race to create the stream;
       // re-reading then finds the winner's events and answers as it did.
       { mustBeNew: true, retryOnConflict: true },

@@ -258,7 +258,9 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
       .replace(/^(\/api)?\/chats\/\{id\}/, (prefix) => prefix.replace('{id}', ids.chat))
       .replace('/api/bugs/{id}', `/api/bugs/${ids.bug}`)
       .replace('/api/users/{id}', `/api/users/${userId}`)
-      .replace('{messageId}', ids.message);
+      .replace('/api/views/{id}', '/api/views/any-saved-view')
+      .replace('{messageId}', ids.message)
+      .replace('{fileId}', 'any-file');
 
   it('answers 403 to every other command, with a plausible body, and appends nothing', async () => {
     const doc = await api.get('/api/openapi.json');
@@ -295,6 +297,8 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
       'delete /api/bugs/{id}',
       'put /api/bugs/{id}/status',
       'put /api/bugs/{id}/checklist',
+      'post /api/bugs/{id}/attachments',
+      'delete /api/bugs/{id}/attachments/{fileId}',
       'post /api/chats',
       'post /chats/{id}/messages',
       'delete /api/chats/{id}/messages/{messageId}',
