@@ -52,7 +52,10 @@ describe('bundle budgets (gzip, first load)', () => {
     );
     console.log(`bundle (gzip): landing ${landing.kB} kB, app first load ${app.kB} kB`);
     expect(landing.files.some((file) => /app-layout|dashboard|charts/.test(file))).toBe(false);
-    expect(landing.kB).toBeLessThanOrEqual(150);
+    // 150 kB until issue 16; the offline layer (Idempotency-Key on every command, the
+    // server-reachable state, the service worker's registration) and the theme toggle run
+    // on every page, the landing page included: 155 kB. React and the router are ~100 kB of it.
+    expect(landing.kB).toBeLessThanOrEqual(155);
     expect(app.kB).toBeLessThanOrEqual(250);
   });
 });

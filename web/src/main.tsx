@@ -5,10 +5,14 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { ApiError, setUnauthorizedHandler } from './lib/api';
 import { clearSession } from './lib/session';
+import { startTheme } from './lib/theme';
 import { routeTree } from './routeTree.gen';
 import './styles.css';
 // Toast styles as a stylesheet: sonner's own inline <style> is stripped for the CSP (vite.config.ts).
 import 'sonner/dist/styles.css';
+
+// Before the first render: the page paints in its theme at once (the CSP allows no inline script in index.html).
+startTheme();
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -29,6 +33,8 @@ const router = createRouter({
   defaultPendingMs: 150,
   defaultPendingMinMs: 300,
   scrollRestoration: true,
+  // Every unknown path gets the root's 404, which wraps itself in the layout for a signed-in user.
+  notFoundMode: 'root',
 });
 
 declare module '@tanstack/react-router' {

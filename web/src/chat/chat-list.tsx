@@ -98,7 +98,7 @@ export function ChatList({ chats, isLoading, selectedId, dashboard, onSelect, on
                         <span
                           className={cx(
                             'shrink-0 text-xs',
-                            unread > 0 ? 'font-medium text-brand-700' : 'text-slate-400',
+                            unread > 0 ? 'font-medium text-brand-700' : 'text-slate-600',
                           )}
                         >
                           {time}
@@ -109,8 +109,8 @@ export function ChatList({ chats, isLoading, selectedId, dashboard, onSelect, on
                           className={cx(
                             'truncate text-xs',
                             chat.lastMessage?.isDeleted || !chat.lastMessage
-                              ? 'text-slate-400 italic'
-                              : 'text-slate-500',
+                              ? 'text-slate-600 italic'
+                              : 'text-slate-600',
                           )}
                         >
                           {lastMessagePreview(chat.lastMessage)}

@@ -180,7 +180,7 @@ export function ChatSettingsDialog({
                             <Avatar user={user} size="xs" />
                             <span className="truncate text-slate-800">
                               {user.name}
-                              {user._id === meId ? <span className="text-slate-400"> (you)</span> : null}
+                              {user._id === meId ? <span className="text-slate-500"> (you)</span> : null}
                             </span>
                           </span>
                         </td>

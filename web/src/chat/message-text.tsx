@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { Fragment } from 'react';
 import { type Inline, type MentionTarget, parseMessage } from './safe-text';
 
@@ -45,7 +46,7 @@ function Inlines({ nodes, selfId }: { nodes: Inline[]; selfId?: string | undefin
         .map(({ node, key }) => {
           switch (node.kind) {
             case 'text':
-              return <Fragment key={key}>{node.text}</Fragment>;
+              return <BugRefs key={key} text={node.text} />;
             case 'code':
               return (
                 <code key={key} className="rounded bg-black/10 px-1 py-px font-mono text-[0.85em]">
@@ -94,6 +95,32 @@ function Inlines({ nodes, selfId }: { nodes: Inline[]; selfId?: string | undefin
               return null;
           }
         })}
+    </>
+  );
+}
+
+/** `#42` in a message links to bug 42 (opened in the reader's role's page, if they may see it). */
+function BugRefs({ text }: { text: string }) {
+  const parts = text.split(/(?<![\w&#])#(\d{1,9})\b/);
+  if (parts.length === 1) return <>{text}</>;
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          <Link
+            // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text never move
+            key={i}
+            to="/bugs/$number"
+            params={{ number: part }}
+            className="font-medium underline underline-offset-2"
+          >
+            #{part}
+          </Link>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text never move
+          <Fragment key={i}>{part}</Fragment>
+        ),
+      )}
     </>
   );
 }

@@ -3,6 +3,7 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { Avatar } from '../components/ui/avatar';
 import { cx } from '../components/ui/cx';
 import { Spinner } from '../components/ui/spinner';
+import { scrollBehavior } from '../lib/motion';
 import {
   chatTexts,
   formatBytes,
@@ -124,7 +125,7 @@ export function MessageView({
   const scrollToBottom = () => {
     const el = scroller.current;
     if (!el) return;
-    el.scrollTo({ top: el.scrollHeight, behavior: 'smooth' });
+    el.scrollTo({ top: el.scrollHeight, behavior: scrollBehavior() });
     nearBottom.current = true;
     setShowJump(false);
   };
@@ -153,7 +154,7 @@ export function MessageView({
           </div>
         ) : (
           <ol className="space-y-1">
-            <li className="flex h-8 items-center justify-center text-xs text-slate-400" aria-hidden={!isFetchingOlder}>
+            <li className="flex h-8 items-center justify-center text-xs text-slate-500" aria-hidden={!isFetchingOlder}>
               {isFetchingOlder ? (
                 <Spinner className="size-5 text-brand-600" label="Loading older messages" />
               ) : hasMore ? (
@@ -273,7 +274,7 @@ function MessageItem({
         {!grouped ? (
           <div className={cx('mb-0.5 flex items-baseline gap-2 px-1 text-xs', isMine ? 'flex-row-reverse' : '')}>
             <span className="font-semibold text-slate-700">{isMine ? 'You' : senderName}</span>
-            <time className="text-slate-400" dateTime={message.createdAt}>
+            <time className="text-slate-500" dateTime={message.createdAt}>
               {messageTime(message.createdAt)}
             </time>
           </div>
@@ -292,7 +293,7 @@ function MessageItem({
         >
           {reply ? <ReplyQuote reply={reply} isMine={isMine} /> : null}
           {message.isDeleted ? (
-            <p className={cx('italic', isMine ? 'text-brand-100' : 'text-slate-400')}>{chatTexts.deletedMessage}</p>
+            <p className={cx('italic', isMine ? 'text-brand-100' : 'text-slate-500')}>{chatTexts.deletedMessage}</p>
           ) : (
             <>
               {message.content ? <MessageText content={message.content} mentions={members} selfId={meId} /> : null}
@@ -309,9 +310,9 @@ function MessageItem({
         </div>
         <div className={cx('mt-0.5 flex items-center gap-1 px-1 text-xs', isMine ? 'flex-row-reverse' : '')}>
           {message.isTemp ? (
-            <span className="text-slate-400 italic">{chatTexts.sending}</span>
+            <span className="text-slate-500 italic">{chatTexts.sending}</span>
           ) : grouped ? (
-            <time className="text-slate-400 opacity-0 transition group-hover:opacity-100" dateTime={message.createdAt}>
+            <time className="text-slate-500 opacity-0 transition group-hover:opacity-100" dateTime={message.createdAt}>
               {messageTime(message.createdAt)}
             </time>
           ) : null}

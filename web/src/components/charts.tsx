@@ -70,7 +70,7 @@ export function DoughnutChart({ data, label }: { data: Slice[]; label: string })
           >
             <Group top={radius} left={radius}>
               {total === 0 ? (
-                <circle r={radius * 0.81} fill="none" stroke="#e2e8f0" strokeWidth={radius * 0.38} />
+                <circle r={radius * 0.81} fill="none" stroke="var(--color-slate-200)" strokeWidth={radius * 0.38} />
               ) : (
                 <Pie
                   data={data}
@@ -124,7 +124,7 @@ export function BarChart({ data, label }: { data: Slice[]; label: string }) {
         >
           <Group left={margin.left} top={margin.top}>
             {y.ticks(ticks).map((tick) => (
-              <line key={tick} x1={0} x2={innerWidth} y1={y(tick)} y2={y(tick)} stroke="#f1f5f9" />
+              <line key={tick} x1={0} x2={innerWidth} y1={y(tick)} y2={y(tick)} stroke="var(--color-slate-100)" />
             ))}
             {data.map((slice, index) => {
               const barX = x(slice.label) ?? 0;
@@ -154,16 +154,16 @@ export function BarChart({ data, label }: { data: Slice[]; label: string }) {
               scale={y}
               numTicks={ticks}
               tickFormat={(value) => formatNumber(Number(value))}
-              stroke="#e2e8f0"
-              tickStroke="#e2e8f0"
-              tickLabelProps={{ fill: '#64748b', fontSize: 11, textAnchor: 'end', dx: -4, dy: 3 }}
+              stroke="var(--color-slate-200)"
+              tickStroke="var(--color-slate-200)"
+              tickLabelProps={{ fill: 'var(--color-slate-500)', fontSize: 11, textAnchor: 'end', dx: -4, dy: 3 }}
             />
             <AxisBottom
               top={innerHeight}
               scale={x}
-              stroke="#e2e8f0"
+              stroke="var(--color-slate-200)"
               tickStroke="transparent"
-              tickLabelProps={{ fill: '#475569', fontSize: 12, textAnchor: 'middle' }}
+              tickLabelProps={{ fill: 'var(--color-slate-600)', fontSize: 12, textAnchor: 'middle' }}
             />
           </Group>
         </svg>

@@ -16,8 +16,9 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import { Logo, PRODUCT_NAME } from '../components/logo';
+import { ThemeToggle } from '../components/theme-toggle';
 import { buttonClass } from '../components/ui/button';
-import { GithubIcon, LinkedinIcon, XIcon } from './-components/social-icons';
+import { LinkedinIcon, XIcon } from './-components/social-icons';
 
 export const Route = createFileRoute('/landing')({
   component: LandingPage,
@@ -75,7 +76,7 @@ const plans = [
     period: '',
     blurb: 'For small teams getting started.',
     items: ['Up to 5 team members', '5GB storage', 'Bug tracking and dashboards', 'Team chat'],
-    cta: 'Get Started',
+    cta: { label: 'Get Started', to: '/signup' },
     isPopular: false,
   },
   {
@@ -90,7 +91,7 @@ const plans = [
       'Spreadsheet reports',
       '14-day free trial',
     ],
-    cta: 'Get Started',
+    cta: { label: 'Get Started', to: '/signup' },
     isPopular: true,
   },
   {
@@ -105,21 +106,55 @@ const plans = [
       'Priority support',
       '14-day free trial',
     ],
-    cta: 'Contact Sales',
+    cta: { label: 'Contact Sales', href: '#contact' },
     isPopular: false,
   },
 ] as const;
 
-const footerGroups = [
-  { title: 'Product', links: ['Features', 'Pricing', 'Integrations', 'Changelog'] },
-  { title: 'Resources', links: ['Documentation', 'API Reference', 'Guides', 'Status'] },
-  { title: 'Company', links: ['About', 'Careers', 'Contact', 'Privacy', 'Terms'] },
-] as const;
+/** Every link goes somewhere real: a section here, a page of the app, or what the server answers. */
+type FooterLink = { label: string; to: '/signup' | '/login' } | { label: string; href: string };
+const footerGroups: { title: string; links: FooterLink[] }[] = [
+  {
+    title: 'Product',
+    links: [
+      { label: 'Features', href: '#features' },
+      { label: 'Pricing', href: '#pricing' },
+      { label: 'Sign Up', to: '/signup' },
+      { label: 'Login', to: '/login' },
+    ],
+  },
+  {
+    title: 'Resources',
+    links: [
+      { label: 'API Reference (OpenAPI)', href: '/api/openapi.json' },
+      { label: 'Service Status', href: '/health' },
+      { label: 'Support', href: `mailto:${SUPPORT_EMAIL}` },
+    ],
+  },
+  {
+    title: 'Company',
+    links: [
+      { label: 'About', href: '#about' },
+      { label: 'Contact', href: '#contact' },
+      { label: 'Privacy', href: '#privacy' },
+      { label: 'Terms', href: '#terms' },
+    ],
+  },
+];
 
-const footerHref = (link: string) => {
-  const anchor = link.toLowerCase();
-  return sections.some((section) => section.id === anchor) ? `#${anchor}` : '#';
-};
+function shareLinks() {
+  const page = encodeURIComponent(`${window.location.origin}/landing`);
+  const text = encodeURIComponent(`${PRODUCT_NAME}: the modern bug tracking solution for development teams`);
+  return [
+    { label: 'Share on X', Icon: XIcon, href: `https://x.com/intent/post?text=${text}&url=${page}` },
+    {
+      label: 'Share on LinkedIn',
+      Icon: LinkedinIcon,
+      href: `https://www.linkedin.com/sharing/share-offsite/?url=${page}`,
+    },
+    { label: 'Email us', Icon: Mail, href: `mailto:${SUPPORT_EMAIL}` },
+  ];
+}
 
 function LandingPage() {
   const [isMenuOpen, setMenuOpen] = useState(false);
@@ -145,24 +180,27 @@ function LandingPage() {
               </li>
             ))}
           </ul>
-          <div className="hidden items-center gap-2 lg:flex">
-            <Link to="/login" className={buttonClass('ghost')}>
-              Login
-            </Link>
-            <Link to="/signup" className={buttonClass('primary')}>
-              Get Started
-            </Link>
+          <div className="flex items-center gap-2">
+            <ThemeToggle />
+            <div className="hidden items-center gap-2 lg:flex">
+              <Link to="/login" className={buttonClass('ghost')}>
+                Login
+              </Link>
+              <Link to="/signup" className={buttonClass('primary')}>
+                Get Started
+              </Link>
+            </div>
+            <button
+              type="button"
+              className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 lg:hidden"
+              aria-label={isMenuOpen ? 'Close menu' : 'Open menu'}
+              aria-expanded={isMenuOpen}
+              aria-controls="mobile-menu"
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              {isMenuOpen ? <X className="size-6" /> : <Menu className="size-6" />}
+            </button>
           </div>
-          <button
-            type="button"
-            className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 lg:hidden"
-            aria-label={isMenuOpen ? 'Close menu' : 'Open menu'}
-            aria-expanded={isMenuOpen}
-            aria-controls="mobile-menu"
-            onClick={() => setMenuOpen((open) => !open)}
-          >
-            {isMenuOpen ? <X className="size-6" /> : <Menu className="size-6" />}
-          </button>
         </nav>
         {isMenuOpen ? (
           <div id="mobile-menu" className="border-t border-slate-200 bg-white px-4 pt-2 pb-4 lg:hidden">
@@ -195,7 +233,7 @@ function LandingPage() {
         <section className="relative overflow-hidden">
           <div
             aria-hidden="true"
-            className="absolute inset-0 -z-10 bg-[radial-gradient(60rem_30rem_at_50%_-10%,var(--color-brand-100),transparent),radial-gradient(30rem_20rem_at_90%_10%,#cffafe,transparent)]"
+            className="absolute inset-0 -z-10 bg-[radial-gradient(60rem_30rem_at_50%_-10%,var(--color-brand-100),transparent),radial-gradient(30rem_20rem_at_90%_10%,var(--color-cyan-100),transparent)]"
           />
           <div className="mx-auto max-w-7xl px-4 pt-16 pb-20 text-center sm:px-6 sm:pt-24 lg:px-8">
             <p className="mx-auto inline-flex items-center gap-2 rounded-full border border-brand-200 bg-white/70 px-3 py-1 text-xs font-medium text-brand-700">
@@ -254,12 +292,12 @@ function LandingPage() {
                   key={plan.name}
                   className={
                     plan.isPopular
-                      ? 'relative rounded-2xl bg-slate-900 p-8 text-white shadow-xl ring-2 ring-brand-500'
+                      ? 'relative rounded-2xl bg-slate-900 p-8 text-white shadow-xl ring-2 ring-brand-500 dark:bg-slate-800'
                       : 'relative rounded-2xl border border-slate-200 bg-white p-8 shadow-xs'
                   }
                 >
                   {plan.isPopular ? (
-                    <span className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-brand-500 px-3 py-1 text-xs font-semibold text-white">
+                    <span className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-brand-600 px-3 py-1 text-xs font-semibold text-white">
                       Most Popular
                     </span>
                   ) : null}
@@ -281,12 +319,18 @@ function LandingPage() {
                       </li>
                     ))}
                   </ul>
-                  <button
-                    type="button"
-                    className={buttonClass(plan.isPopular ? 'primary' : 'secondary', 'md', 'mt-8 w-full')}
-                  >
-                    {plan.cta}
-                  </button>
+                  {'to' in plan.cta ? (
+                    <Link
+                      to={plan.cta.to}
+                      className={buttonClass(plan.isPopular ? 'primary' : 'secondary', 'md', 'mt-8 w-full')}
+                    >
+                      {plan.cta.label}
+                    </Link>
+                  ) : (
+                    <a href={plan.cta.href} className={buttonClass('secondary', 'md', 'mt-8 w-full')}>
+                      {plan.cta.label}
+                    </a>
+                  )}
                 </article>
               ))}
             </div>
@@ -394,15 +438,12 @@ function LandingPage() {
               The modern bug tracking solution for development teams.
             </p>
             <div className="mt-6 flex gap-3">
-              {[
-                { label: 'GitHub', Icon: GithubIcon },
-                { label: 'X (Twitter)', Icon: XIcon },
-                { label: 'LinkedIn', Icon: LinkedinIcon },
-              ].map(({ label, Icon }) => (
+              {shareLinks().map(({ label, Icon, href }) => (
                 <a
                   key={label}
-                  href="#top"
+                  href={href}
                   aria-label={label}
+                  {...(href.startsWith('https:') ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
                   className="rounded-lg p-2 text-slate-500 ring-1 ring-slate-200 hover:bg-slate-50 hover:text-slate-900"
                 >
                   <Icon className="size-4" />
@@ -415,10 +456,16 @@ function LandingPage() {
               <h2 className="text-sm font-semibold text-slate-900">{group.title}</h2>
               <ul className="mt-4 space-y-3">
                 {group.links.map((link) => (
-                  <li key={link}>
-                    <a href={footerHref(link)} className="text-sm text-slate-500 hover:text-slate-900">
-                      {link}
-                    </a>
+                  <li key={link.label}>
+                    {'to' in link ? (
+                      <Link to={link.to} className="text-sm text-slate-500 hover:text-slate-900">
+                        {link.label}
+                      </Link>
+                    ) : (
+                      <a href={link.href} className="text-sm text-slate-500 hover:text-slate-900">
+                        {link.label}
+                      </a>
+                    )}
                   </li>
                 ))}
               </ul>

@@ -11,9 +11,9 @@ import { type CsvTable, downloadCsv } from './csv';
 /** What every Flow chart shares: the card, its CSV button, the legend, the empty state and the width. */
 
 export const CHART_HEIGHT = 280;
-export const AXIS_COLOR = '#e2e8f0';
-export const GRID_COLOR = '#f1f5f9';
-export const tickLabel = { fill: '#64748b', fontSize: 11 } as const;
+export const AXIS_COLOR = 'var(--color-slate-200)';
+export const GRID_COLOR = 'var(--color-slate-100)';
+export const tickLabel = { fill: 'var(--color-slate-500)', fontSize: 11 } as const;
 
 export { useWidth } from '../charts';
 

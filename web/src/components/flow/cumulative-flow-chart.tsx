@@ -118,7 +118,7 @@ function CumulativeFlowChart({ data, names }: { data: CumulativeFlow; names: Rea
                     d={path(stack) ?? ''}
                     fill={statusColors[stack.key]}
                     fillOpacity={0.85}
-                    stroke="#fff"
+                    stroke="var(--color-white)"
                     strokeWidth={1}
                   />
                 ))

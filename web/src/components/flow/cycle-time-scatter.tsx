@@ -26,9 +26,9 @@ const HEIGHT = 300;
 const HOUR_MS = 3_600_000;
 const margin = { top: 16, right: 16, bottom: 28, left: 52 };
 const lines = [
-  { key: 'p50', color: '#334155' },
-  { key: 'p85', color: '#64748b' },
-  { key: 'p95', color: '#94a3b8' },
+  { key: 'p50', color: 'var(--color-slate-700)' },
+  { key: 'p85', color: 'var(--color-slate-500)' },
+  { key: 'p95', color: 'var(--color-slate-400)' },
 ] as const;
 
 export function CycleTimeScatterCard({
@@ -160,7 +160,7 @@ function Scatter({
                   r={4.5}
                   fill={colorOf(p.key)}
                   fillOpacity={0.8}
-                  stroke="#fff"
+                  stroke="var(--color-white)"
                   strokeWidth={1}
                 >
                   <title>{`${p.title || 'Untitled Bug'}: ${formatDuration(p.seconds)}, resolved ${formatDay(p.closedAt)} (${groupLabels[group]}: ${groupKeyLabel(group, p.key, people)})`}</title>
@@ -182,7 +182,7 @@ function Scatter({
                     fontSize={11}
                     fontWeight={600}
                     fill={mark.color}
-                    stroke="#fff"
+                    stroke="var(--color-white)"
                     strokeWidth={3}
                     paintOrder="stroke"
                   >
@@ -196,7 +196,7 @@ function Scatter({
                 tickFormat={(v) => String(Number(v))}
                 label={`Cycle time (${unit.name})`}
                 labelOffset={30}
-                labelProps={{ fill: '#475569', fontSize: 11, textAnchor: 'middle' }}
+                labelProps={{ fill: 'var(--color-slate-600)', fontSize: 11, textAnchor: 'middle' }}
                 stroke={AXIS_COLOR}
                 tickStroke={AXIS_COLOR}
                 tickLabelProps={{ ...tickLabel, textAnchor: 'end', dx: -4, dy: 3 }}

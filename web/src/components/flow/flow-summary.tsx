@@ -43,7 +43,7 @@ function SummaryCard({
 function Value({ label, seconds, isLarge }: { label: string; seconds: number | null; isLarge?: boolean }) {
   return (
     <div className="min-w-0">
-      <dt className="text-xs font-semibold tracking-wide text-slate-400 uppercase">{label}</dt>
+      <dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{label}</dt>
       <dd
         className={cx(
           'whitespace-nowrap',

@@ -148,7 +148,7 @@ function StatusBars({
                 const text = rows[Number(value)]?.label ?? '';
                 return text.length > fits ? `${text.slice(0, fits - 1)}…` : text;
               }}
-              tickLabelProps={{ fill: '#475569', fontSize: 12, textAnchor: 'end', dx: -6, dy: 4 }}
+              tickLabelProps={{ fill: 'var(--color-slate-600)', fontSize: 12, textAnchor: 'end', dx: -6, dy: 4 }}
             />
             <AxisBottom
               top={innerHeight}
@@ -157,7 +157,7 @@ function StatusBars({
               tickFormat={(v) => String(Number(v))}
               label={`Mean ${unit.name} per bug`}
               labelOffset={10}
-              labelProps={{ fill: '#475569', fontSize: 11, textAnchor: 'middle' }}
+              labelProps={{ fill: 'var(--color-slate-600)', fontSize: 11, textAnchor: 'middle' }}
               stroke={AXIS_COLOR}
               tickStroke={AXIS_COLOR}
               tickLabelProps={{ ...tickLabel, textAnchor: 'middle' }}

@@ -1,14 +1,18 @@
 import type { ReactNode } from 'react';
 import { Logo, LogoMark, PRODUCT_NAME } from '../../components/logo';
+import { ThemeToggle } from '../../components/theme-toggle';
 
 /** Login and signup: the form on the left (~60%), the product's welcome on the right (~40%, md and up). */
 export function AuthLayout({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
   return (
     <div className="flex min-h-screen bg-slate-50">
       <div className="flex w-full flex-col px-4 py-6 sm:px-8 md:w-3/5">
-        <a href="/landing" className="self-start" aria-label={`${PRODUCT_NAME} home`}>
-          <Logo />
-        </a>
+        <div className="flex items-center justify-between gap-3">
+          <a href="/landing" aria-label={`${PRODUCT_NAME} home`}>
+            <Logo />
+          </a>
+          <ThemeToggle />
+        </div>
         <div className="flex flex-1 items-center justify-center py-10">
           <main className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-xl shadow-slate-900/5 sm:p-8">
             <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
@@ -17,7 +21,11 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
           </main>
         </div>
       </div>
-      <aside className="relative hidden overflow-hidden md:flex md:w-2/5" aria-label={`About ${PRODUCT_NAME}`}>
+      {/* scheme-light: the picture under its dark veil looks the same in both themes. */}
+      <aside
+        className="relative hidden overflow-hidden scheme-light md:flex md:w-2/5"
+        aria-label={`About ${PRODUCT_NAME}`}
+      >
         <div aria-hidden="true" className="absolute inset-0 bg-[url('/auth-background.svg')] bg-cover bg-center" />
         <div
           aria-hidden="true"
