@@ -2,6 +2,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * sonner injects its stylesheet as an inline <style> when it loads, which the
@@ -37,6 +38,26 @@ export default defineConfig({
     react(),
     tailwindcss(),
     sonnerWithoutInlineStyle(),
+    // The service worker keeps the app shell so the app opens offline. It handles navigations
+    // and the built files only: API answers are kept by the page itself (src/lib/saved-answers.ts),
+    // so every API request stays the page's own (network, CSP, request interception in tests).
+    VitePWA({
+      registerType: 'autoUpdate',
+      // /registerSW.js, an external script: the CSP allows no inline one.
+      injectRegister: 'script',
+      manifest: false,
+      workbox: {
+        globPatterns: ['**/*.{html,js,css,ico,svg,png,woff2}'],
+        navigateFallback: '/index.html',
+        // The server's own answers (API, uploads, chat paths, health) are never the app shell.
+        navigateFallbackDenylist: [/^\/(api|uploads|chats|users|health|ready)(\/|\?|$)/],
+        cleanupOutdatedCaches: true,
+        // autoUpdate: a new deploy's worker takes over at once and controls open tabs, so the
+        // next navigation gets the new build (the plugin sets these only with injectRegister 'auto').
+        skipWaiting: true,
+        clientsClaim: true,
+      },
+    }),
   ],
   resolve: { conditions: ['source'] },
   server: {

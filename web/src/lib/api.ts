@@ -1,6 +1,10 @@
 /**
  * The one door to the main server: bearer token from local storage, a 30 s timeout,
  * JSON errors turned into ApiError, and a 401 on an authenticated call ends the session.
+ * Every command carries an Idempotency-Key. Without the server (a network failure, not an
+ * HTTP error), a GET answers the last answer seen (saved-answers.ts) and a command that may
+ * wait joins the offline queue (offline-queue.ts), answered with a QueuedOffline result.
+ * Both modules load on first use: the landing page, which shares this file, never needs them.
  */
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const TOKEN_KEY = 'token';
@@ -55,10 +59,89 @@ export type RequestOptions = {
   form?: FormData;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Without the server, a command that may wait is queued ('queue', the default) or fails ('fail'). */
+  offline?: 'queue' | 'fail';
+  /** What the command does, in words, should it wait (named if the server later refuses it). */
+  offlineLabel?: string;
 };
 
+/** What api() answers (status 202 for apiResponse) for a command that now waits in the offline queue. */
+export type QueuedOffline = Readonly<{ queuedOffline: true; id: string; message: string }>;
+
+export function isQueuedOffline(answer: unknown): answer is QueuedOffline {
+  return typeof answer === 'object' && answer !== null && (answer as QueuedOffline).queuedOffline === true;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+function headerValue(headers: Record<string, string>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+}
+
+/** A version 4 UUID; crypto.randomUUID exists only in secure contexts (HTTPS, localhost). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+// Whether the server answered the last request. No answer while the browser says it is
+// online means the server (or the way to it) is down; the offline banner says so.
+let isServerReachable = true;
+const reachListeners = new Set<() => void>();
+
+export function noteServerReachable(isReachable: boolean): void {
+  if (isServerReachable === isReachable) return;
+  isServerReachable = isReachable;
+  for (const listener of reachListeners) listener();
+}
+
+export function subscribeServerReachable(listener: () => void): () => void {
+  reachListeners.add(listener);
+  return () => reachListeners.delete(listener);
+}
+
+export const getServerReachable = () => isServerReachable;
+
+/** The answer when the server cannot be reached: a saved GET answer, a queued command, or null. */
+async function answerWithoutServer(
+  path: string,
+  method: string,
+  options: RequestOptions,
+  idempotencyKey: string | undefined,
+): Promise<Response | null> {
+  if (method === 'GET') return (await import('./saved-answers')).readSavedAnswer(path);
+  if (!idempotencyKey || options.offline === 'fail') return null;
+  const { describeCommand, enqueueCommand, isQueueable, offlineTexts } = await import('./offline-queue');
+  if (!isQueueable(method, path, options.form !== undefined)) return null;
+  const command = enqueueCommand({
+    id: idempotencyKey,
+    method,
+    path,
+    ...(options.body === undefined ? {} : { body: options.body }),
+    headers: { ...options.headers, [IDEMPOTENCY_HEADER]: idempotencyKey },
+    label: options.offlineLabel ?? describeCommand(method, path, options.body),
+    queuedAt: new Date().toISOString(),
+  });
+  const answer: QueuedOffline = { queuedOffline: true, id: command.id, message: offlineTexts.saved };
+  return new Response(JSON.stringify(answer), { status: 202, headers: { 'content-type': 'application/json' } });
+}
+
 async function send(path: string, options: RequestOptions): Promise<Response> {
+  const method = (options.method ?? 'GET').toUpperCase();
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  // A command sent twice (a retry, a replay from the offline queue) acts once.
+  let idempotencyKey = headerValue(headers, IDEMPOTENCY_HEADER);
+  if (!SAFE_METHODS.has(method) && idempotencyKey === undefined) {
+    idempotencyKey = newIdempotencyKey();
+    headers[IDEMPOTENCY_HEADER] = idempotencyKey;
+  }
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
@@ -71,17 +154,29 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let response: Response;
   try {
-    response = await fetch(path, { method: options.method ?? 'GET', headers, body: body ?? null, signal });
+    response = await fetch(path, { method, headers, body: body ?? null, signal });
   } catch (error) {
     if (timeout.aborted) {
       console.error(errorTexts.timeout);
       throw new ApiError(TIMED_OUT, errorTexts.timeout);
     }
     if (options.signal?.aborted) throw error;
+    // No answer at all: offline, or the server (or the way to it) is down.
+    noteServerReachable(false);
+    const fallback = await answerWithoutServer(path, method, options, idempotencyKey);
+    if (fallback) return fallback;
     console.error(errorTexts.unexpected);
     throw new ApiError(NO_RESPONSE, errorTexts.unexpected);
   }
-  if (response.ok) return response;
+  noteServerReachable(true);
+  if (response.ok) {
+    if (method === 'GET' && (response.headers.get('content-type') ?? '').includes('json')) {
+      // Cloned now, before the caller reads the body; kept once the module is there.
+      const copy = response.clone();
+      void import('./saved-answers').then(({ saveAnswer }) => saveAnswer(path, copy));
+    }
+    return response;
+  }
 
   let payload: { message?: unknown; details?: unknown } | null = null;
   try {

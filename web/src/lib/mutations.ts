@@ -1,5 +1,5 @@
 import { type QueryClient, type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, setToken } from './api';
+import { api, isQueuedOffline, setToken } from './api';
 import { notify as toast } from './notify';
 import type { Bug, BugPage, BugStatus, ChecklistItem, Role, TeamMember, User } from './types';
 
@@ -16,6 +16,17 @@ function patchBug(client: QueryClient, id: string, patch: (bug: Bug) => Bug) {
       })),
     };
   });
+}
+
+/** The bug's title as the caches know it, to name a command that has to wait offline. */
+function bugName(client: QueryClient, id: string): string {
+  let title = client.getQueryData<Bug>(['bug', id])?.title;
+  if (!title)
+    for (const [, data] of client.getQueriesData<{ pages?: BugPage[] }>({ queryKey: ['bugs'] })) {
+      title = data?.pages?.flatMap((page) => page.bugs).find((bug) => bug._id === id)?.title;
+      if (title) break;
+    }
+  return title ? `“${title}”` : 'a bug';
 }
 
 type Snapshot = [QueryKey, unknown][];
@@ -35,12 +46,22 @@ function refreshBugs(client: QueryClient, id?: string) {
 
 export type BugPayload = Record<string, unknown>;
 
+/*
+ * Offline (api.ts): a bug command the server cannot be reached for waits in the offline
+ * queue and answers a QueuedOffline result, with the toast "Saved offline — it will be sent
+ * when you are back online". The hooks then treat it as done for now: optimistic changes
+ * stay (no rollback), no success toast claims the server has it, and nothing is refetched
+ * (the saved answers would put the old state back); the replay refetches everything.
+ */
+
 export function useCreateBug() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (payload: BugPayload) =>
       api<{ message: string; bug: Bug }>('/api/bugs', { method: 'POST', body: { ...payload, status: 'Open' } }),
-    onSuccess: () => refreshBugs(client),
+    onSuccess: (answer) => {
+      if (!isQueuedOffline(answer)) refreshBugs(client);
+    },
   });
 }
 
@@ -52,10 +73,12 @@ export function useUpdateBug(id: string) {
         method: 'PUT',
         body: payload,
         headers: version === undefined ? {} : { 'If-Match': String(version) },
+        offlineLabel: `Edit of ${bugName(client, id)}`,
       });
       return answer;
     },
     onSuccess: (answer) => {
+      if (isQueuedOffline(answer)) return;
       if (answer?.bug) client.setQueryData(['bug', id], answer.bug);
       refreshBugs(client, id);
     },
@@ -65,20 +88,29 @@ export function useUpdateBug(id: string) {
 export function useDeleteBug() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<{ message: string }>(`/api/bugs/${id}`, { method: 'DELETE' }),
-    onSuccess: (_answer, id) => {
+    mutationFn: (id: string) =>
+      api<{ message: string }>(`/api/bugs/${id}`, {
+        method: 'DELETE',
+        offlineLabel: `Deletion of ${bugName(client, id)}`,
+      }),
+    onSuccess: (answer, id) => {
+      if (isQueuedOffline(answer)) return;
       client.removeQueries({ queryKey: ['bug', id] });
       refreshBugs(client);
     },
   });
 }
 
-/** Optimistic: the new status shows at once and rolls back if the server refuses. */
+/** Optimistic: the new status shows at once and rolls back if the server refuses (not when it waits offline). */
 export function useUpdateStatus() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, status }: { id: string; status: BugStatus }) =>
-      api<{ message?: string; bug?: Bug }>(`/api/bugs/${id}/status`, { method: 'PUT', body: { status } }),
+      api<{ message?: string; bug?: Bug }>(`/api/bugs/${id}/status`, {
+        method: 'PUT',
+        body: { status },
+        offlineLabel: `Status of ${bugName(client, id)} to ${status}`,
+      }),
     onMutate: async ({ id, status }) => {
       await client.cancelQueries({ queryKey: ['bug', id] });
       await client.cancelQueries({ queryKey: ['bugs'] });
@@ -90,8 +122,12 @@ export function useUpdateStatus() {
       if (context) restore(client, context.saved);
       toast.error('Failed to update bug status');
     },
-    onSuccess: () => toast.success('Bug status updated successfully'),
-    onSettled: (_answer, _error, { id }) => refreshBugs(client, id),
+    onSuccess: (answer) => {
+      if (!isQueuedOffline(answer)) toast.success('Bug status updated successfully');
+    },
+    onSettled: (answer, _error, { id }) => {
+      if (!isQueuedOffline(answer)) refreshBugs(client, id);
+    },
   });
 }
 
@@ -110,6 +146,7 @@ export function useUpdateChecklist(currentUser: { _id: string; name: string }) {
             completedAt: item.completed ? (item.completedAt ?? new Date().toISOString()) : null,
           })),
         },
+        offlineLabel: `Checklist of ${bugName(client, id)}`,
       }),
     onMutate: async ({ id, checklist }) => {
       await client.cancelQueries({ queryKey: ['bug', id] });
@@ -122,8 +159,12 @@ export function useUpdateChecklist(currentUser: { _id: string; name: string }) {
       if (context) restore(client, context.saved);
       toast.error('Failed to update checklist');
     },
-    onSuccess: () => toast.success('Checklist updated'),
-    onSettled: (_answer, _error, { id }) => refreshBugs(client, id),
+    onSuccess: (answer) => {
+      if (!isQueuedOffline(answer)) toast.success('Checklist updated');
+    },
+    onSettled: (answer, _error, { id }) => {
+      if (!isQueuedOffline(answer)) refreshBugs(client, id);
+    },
   });
 }
 

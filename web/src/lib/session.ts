@@ -1,6 +1,7 @@
 import { roles } from '@bugtrail/domain/vocabulary';
 import { queryOptions } from '@tanstack/react-query';
-import { api, getToken } from './api';
+import { ApiError, api, getToken } from './api';
+import { THEME_KEY } from './theme';
 import type { Role, User } from './types';
 
 export const roleHome: Record<
@@ -25,13 +26,28 @@ export const profileQuery = () =>
     retry: false,
   });
 
-/** Logout and 401 share this: storage and caches emptied, nothing of the old user left. */
+/**
+ * Logout and 401 share this: storage and caches emptied, nothing of the old user left
+ * (the offline queue lives in localStorage and goes with it; so do the saved answers).
+ * The theme stays: it belongs to the device, not to the user.
+ */
 export function clearSession() {
   try {
+    const theme = localStorage.getItem(THEME_KEY);
     localStorage.clear();
+    if (theme !== null) localStorage.setItem(THEME_KEY, theme);
   } catch {
     // storage unavailable (private mode): nothing to clear
   }
+  void import('./saved-answers').then(({ clearSavedAnswers }) => clearSavedAnswers());
 }
+
+/**
+ * Whether a failed profile fetch ends the session: only a 401 does (api.md "Web
+ * conventions" narrows the spec here). No answer at all (offline, the server down) or a
+ * server error keeps the token, so the app opens from the last data seen and needs no new
+ * login once the server is back.
+ */
+export const isSessionRefused = (error: unknown) => error instanceof ApiError && error.status === 401;
 
 export const hasToken = () => getToken() !== null;

@@ -29,3 +29,29 @@ function subscribe(listener: () => void): () => void {
 export function useLiveStatus(): LiveStatus {
   return useSyncExternalStore(subscribe, getLiveStatus, () => 'offline' as const);
 }
+
+/** The browser's own idea of the network (navigator.onLine, kept current by its events). */
+function subscribeOnline(listener: () => void): () => void {
+  window.addEventListener('online', listener);
+  window.addEventListener('offline', listener);
+  return () => {
+    window.removeEventListener('online', listener);
+    window.removeEventListener('offline', listener);
+  };
+}
+
+export function useIsOnline(): boolean {
+  return useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
+}
+
+/**
+ * Whether pages are not being kept fresh: the browser is offline, or the stream dropped
+ * (or was refused). A first connection still under way is not counted as down.
+ */
+export function isLiveDown(status: LiveStatus, isOnline: boolean): boolean {
+  return !isOnline || status === 'reconnecting' || status === 'offline';
+}

@@ -1,5 +1,5 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
-import { clearSession, hasToken, isRole, profileQuery, roleHome } from '../lib/session';
+import { clearSession, hasToken, isRole, isSessionRefused, profileQuery, roleHome } from '../lib/session';
 
 /** "/" only decides where the user belongs. */
 export const Route = createFileRoute('/')({
@@ -8,8 +8,8 @@ export const Route = createFileRoute('/')({
     let role: unknown;
     try {
       role = (await context.queryClient.ensureQueryData(profileQuery())).role;
-    } catch {
-      clearSession();
+    } catch (error) {
+      if (isSessionRefused(error)) clearSession();
       throw redirect({ to: '/landing' });
     }
     throw redirect({ to: isRole(role) ? roleHome[role] : '/landing' });
