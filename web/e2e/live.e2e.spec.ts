@@ -44,7 +44,7 @@ describe('live updates: two browsers, no reload', () => {
     await form.getByLabel('Description').fill('Reported in one browser, counted in the other at once.');
     await form.getByText('Devi Developer').click();
     await form.getByRole('button', { name: 'Report Bug' }).click();
-    await form.waitForURL('**/tester/my-bugs');
+    await form.waitForURL('**/tester/bug/**');
 
     // Generous timeouts: shared machines are slow at times. The 1-second figure is the bench's job.
     await page.waitForFunction(

@@ -79,11 +79,16 @@ describe('tester: report, follow, edit and delete a bug', () => {
     await capture(page, 'tester-report-bug');
     await page.getByRole('button', { name: 'Report Bug' }).click();
     await toast(session, 'Bug Reported Successfully');
+    // The reporter lands on the bug they reported (issue 16), then finds it in their list.
+    await page.waitForURL('**/tester/bug/**');
+    await page.getByRole('heading', { level: 1, name: 'Cart total ignores discount code' }).waitFor();
+    await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: 'My Reported Bugs' }).click();
     await page.waitForURL('**/tester/my-bugs');
     await page.getByText('Cart total ignores discount code').waitFor();
     const tabs = page.getByRole('tablist', { name: 'Filter by status' });
-    expect(await tabs.getByRole('tab', { name: /All\s*1/ }).isVisible()).toBe(true);
-    expect(await tabs.getByRole('tab', { name: /Open\s*1/ }).isVisible()).toBe(true);
+    // The counts come from their own query: wait for them rather than read them at once.
+    await tabs.getByRole('tab', { name: /All\s*1/ }).waitFor();
+    await tabs.getByRole('tab', { name: /Open\s*1/ }).waitFor();
     await capture(page, 'tester-my-bugs');
     await tabs.getByRole('tab', { name: /Closed/ }).click();
     await page.getByText('No bugs found for this status').waitFor();
@@ -101,8 +106,10 @@ describe('tester: report, follow, edit and delete a bug', () => {
     }
     expect(await page.getByRole('link', { name: 'https://example.com/screenshot.png' }).isVisible()).toBe(true);
     await capture(page, 'tester-bug-detail');
+    // The reporter edits in place, on the bug's own page (issue 16); /tester/edit-bug/{id} still works.
     await page.getByRole('link', { name: 'Edit' }).click();
-    await page.waitForURL('**/tester/edit-bug/**');
+    await page.waitForURL('**/tester/bug/**edit=1');
+    await page.getByRole('heading', { level: 1, name: 'Cart total ignores discount code' }).waitFor();
   });
 
   it('edits by URL (a reload keeps the form) and saves', async () => {
@@ -118,13 +125,18 @@ describe('tester: report, follow, edit and delete a bug', () => {
     await page.getByRole('heading', { name: 'Cart total ignores the discount code' }).waitFor();
   });
 
-  it("lists every bug, and refuses someone else's", async () => {
+  it("lists every bug; someone else's opens as a read-only summary, and its page still refuses", async () => {
     const { page } = session;
     await page.goto('/tester/all-bugs');
     const row = page.getByRole('row', { name: new RegExp(othersBug.title) });
     await row.waitFor();
     await capture(page, 'tester-all-bugs');
     await row.click();
+    const summary = page.getByRole('dialog', { name: new RegExp(othersBug.title) });
+    await summary.getByText('Reported by', { exact: true }).waitFor();
+    expect(await summary.getByText(othersBug.description).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.goto(`/tester/bug/${othersBug._id}`);
     await page.getByText("You don't have permission to view this bug").waitFor();
     await capture(page, 'tester-bug-forbidden');
   });

@@ -28,6 +28,7 @@ import { Route as AdminUsersRouteImport } from './routes/admin/users'
 import { Route as AuditorIndexRouteImport } from './routes/auditor/index'
 import { Route as AuditorDashboardRouteImport } from './routes/auditor/dashboard'
 import { Route as AuditorFlowRouteImport } from './routes/auditor/flow'
+import { Route as BugsNumberRouteImport } from './routes/bugs/$number'
 import { Route as DeveloperIndexRouteImport } from './routes/developer/index'
 import { Route as DeveloperChatsRouteImport } from './routes/developer/chats'
 import { Route as DeveloperDashboardRouteImport } from './routes/developer/dashboard'
@@ -143,6 +144,11 @@ const AuditorFlowRoute = AuditorFlowRouteImport.update({
   id: '/flow',
   path: '/flow',
   getParentRoute: () => AuditorRoute,
+} as any)
+const BugsNumberRoute = BugsNumberRouteImport.update({
+  id: '/bugs/$number',
+  path: '/bugs/$number',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const DeveloperIndexRoute = DeveloperIndexRouteImport.update({
   id: '/',
@@ -265,6 +271,7 @@ export interface FileRoutesByFullPath {
   '/admin/users': typeof AdminUsersRoute
   '/auditor/dashboard': typeof AuditorDashboardRoute
   '/auditor/flow': typeof AuditorFlowRoute
+  '/bugs/$number': typeof BugsNumberRoute
   '/developer/chats': typeof DeveloperChatsRoute
   '/developer/dashboard': typeof DeveloperDashboardRoute
   '/developer/update-bugs': typeof DeveloperUpdateBugsRoute
@@ -301,6 +308,7 @@ export interface FileRoutesByTo {
   '/admin/users': typeof AdminUsersRoute
   '/auditor/dashboard': typeof AuditorDashboardRoute
   '/auditor/flow': typeof AuditorFlowRoute
+  '/bugs/$number': typeof BugsNumberRoute
   '/developer/chats': typeof DeveloperChatsRoute
   '/developer/dashboard': typeof DeveloperDashboardRoute
   '/developer/update-bugs': typeof DeveloperUpdateBugsRoute
@@ -343,6 +351,7 @@ export interface FileRoutesById {
   '/admin/users': typeof AdminUsersRoute
   '/auditor/dashboard': typeof AuditorDashboardRoute
   '/auditor/flow': typeof AuditorFlowRoute
+  '/bugs/$number': typeof BugsNumberRoute
   '/developer/chats': typeof DeveloperChatsRoute
   '/developer/dashboard': typeof DeveloperDashboardRoute
   '/developer/update-bugs': typeof DeveloperUpdateBugsRoute
@@ -386,6 +395,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/auditor/dashboard'
     | '/auditor/flow'
+    | '/bugs/$number'
     | '/developer/chats'
     | '/developer/dashboard'
     | '/developer/update-bugs'
@@ -422,6 +432,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/auditor/dashboard'
     | '/auditor/flow'
+    | '/bugs/$number'
     | '/developer/chats'
     | '/developer/dashboard'
     | '/developer/update-bugs'
@@ -463,6 +474,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/auditor/dashboard'
     | '/auditor/flow'
+    | '/bugs/$number'
     | '/developer/chats'
     | '/developer/dashboard'
     | '/developer/update-bugs'
@@ -497,6 +509,7 @@ export interface RootRouteChildren {
   ProfileRoute: typeof ProfileRouteWithChildren
   SignupRoute: typeof SignupRoute
   TesterRoute: typeof TesterRouteWithChildren
+  BugsNumberRoute: typeof BugsNumberRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -633,6 +646,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/auditor/flow'
       preLoaderRoute: typeof AuditorFlowRouteImport
       parentRoute: typeof AuditorRoute
+    }
+    '/bugs/$number': {
+      id: '/bugs/$number'
+      path: '/bugs/$number'
+      fullPath: '/bugs/$number'
+      preLoaderRoute: typeof BugsNumberRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/developer/': {
       id: '/developer/'
@@ -892,6 +912,7 @@ const rootRouteChildren: RootRouteChildren = {
   ProfileRoute: ProfileRouteWithChildren,
   SignupRoute: SignupRoute,
   TesterRoute: TesterRouteWithChildren,
+  BugsNumberRoute: BugsNumberRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

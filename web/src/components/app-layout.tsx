@@ -2,7 +2,7 @@ import { roleDisplayNames } from '@bugtrail/domain/vocabulary';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { LogOut, Menu, Search, ShieldCheck, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { api } from '../lib/api';
 import { clearSession, profileQuery } from '../lib/session';
 import type { Role, User } from '../lib/types';
@@ -10,13 +10,17 @@ import { LiveIndicator, useLiveUpdates } from '../live';
 import { CommandPalette } from './command-palette';
 import { Logo, PRODUCT_NAME } from './logo';
 import { navByRole } from './nav';
+import { OfflineBanner } from './offline-banner';
+import { SavedViewsNav } from './saved-views-nav';
+import { GlobalShortcuts } from './shortcuts';
+import { ThemeToggle } from './theme-toggle';
 import { Avatar } from './ui/avatar';
 import { cx } from './ui/cx';
 import { FullScreenSpinner } from './ui/spinner';
 
-/** Everything behind the guard: sidebar (a drawer under 1080px), header, page. */
-export function AppLayout({ area: role }: { area: Role }) {
-  const { data: user, isPending, isError } = useQuery(profileQuery());
+/** Everything behind the guard: sidebar (a drawer under 1080px), header, page (the route's, or `children`: the 404). */
+export function AppLayout({ area: role, children }: { area: Role; children?: ReactNode }) {
+  const { data: user, isPending } = useQuery(profileQuery());
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [isDrawerOpen, setDrawerOpen] = useState(false);
@@ -25,10 +29,10 @@ export function AppLayout({ area: role }: { area: Role }) {
   // One live stream per signed-in tab: it invalidates exactly the queries its topics name.
   useLiveUpdates();
 
-  // The session guard: no user loaded means no session.
+  // The session guard: no user loaded means no session (a failed refetch keeps the user: only a 401 ends it).
   useEffect(() => {
-    if (isError || (!isPending && !user)) void navigate({ to: '/login' });
-  }, [isError, isPending, user, navigate]);
+    if (!isPending && !user) void navigate({ to: '/login' });
+  }, [isPending, user, navigate]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the drawer on every navigation
   useEffect(() => setDrawerOpen(false), [pathname]);
@@ -111,15 +115,16 @@ export function AppLayout({ area: role }: { area: Role }) {
             </kbd>
           </button>
           <LiveIndicator />
-          <Link to="/profile/security" aria-label="Account security" className="hidden rounded-full sm:inline-flex">
+          <ThemeToggle />
+          <Link to="/profile" aria-label="Profile and appearance" className="hidden rounded-full sm:inline-flex">
             <Avatar user={user} size="sm" />
           </Link>
         </header>
-        <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
-          <Outlet />
-        </main>
+        <OfflineBanner />
+        <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">{children ?? <Outlet />}</main>
       </div>
       <CommandPalette isOpen={isPaletteOpen} onClose={() => setPaletteOpen(false)} role={role} />
+      <GlobalShortcuts role={role} onSearch={() => setPaletteOpen(true)} />
     </div>
   );
 }
@@ -190,6 +195,7 @@ function Sidebar({
           </li>
         </ul>
       </nav>
+      <SavedViewsNav />
     </div>
   );
 }

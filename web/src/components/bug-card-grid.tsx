@@ -24,6 +24,7 @@ export function BugCardGrid({
   onOpen,
   onDelete,
   total,
+  activeId,
 }: {
   query: BugListResult;
   viewAs: Role;
@@ -31,6 +32,8 @@ export function BugCardGrid({
   onOpen: (bug: BugType) => void;
   onDelete?: (bug: BugType) => void;
   total?: number | undefined;
+  /** The card the keyboard is on (j/k): marked, and focusable for Enter. */
+  activeId?: string | null | undefined;
 }) {
   const bugs = flattenPages(query.data);
   if (query.isPending) return <SkeletonCards />;
@@ -45,13 +48,19 @@ export function BugCardGrid({
     <>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
         {bugs.map((bug) => (
-          <BugCard
+          <div
             key={bug._id}
-            bug={bug}
-            viewAs={viewAs}
-            onOpen={() => onOpen(bug)}
-            onDelete={onDelete ? () => onDelete(bug) : undefined}
-          />
+            data-bug-row={bug._id}
+            tabIndex={-1}
+            className={`grid rounded-xl outline-none ${bug._id === activeId ? 'ring-2 ring-brand-500 ring-offset-2' : ''}`}
+          >
+            <BugCard
+              bug={bug}
+              viewAs={viewAs}
+              onOpen={() => onOpen(bug)}
+              onDelete={onDelete ? () => onDelete(bug) : undefined}
+            />
+          </div>
         ))}
       </div>
       <LoadMore

@@ -1,6 +1,7 @@
 import { CalendarClock, Layers, Trash2 } from 'lucide-react';
 import { assigneeNames, bugModule, bugTitle, formatDate } from '../lib/format';
 import type { Bug, Role } from '../lib/types';
+import { isOverdue } from './bug-list/list-search';
 import { AvatarStack } from './ui/avatar';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 
@@ -16,9 +17,12 @@ export function BugCard({
   onDelete?: () => void;
 }) {
   return (
-    <article className="group relative flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-xs transition hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-md">
+    <article className="group relative flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-xs transition hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-md has-focus-visible:ring-2 has-focus-visible:ring-brand-500">
       <div className="flex items-start justify-between gap-3">
-        <StatusBadge status={bug.status} viewAs={viewAs} />
+        <div className="flex items-center gap-2">
+          {bug.number ? <span className="font-mono text-xs text-slate-500">#{bug.number}</span> : null}
+          <StatusBadge status={bug.status} viewAs={viewAs} />
+        </div>
         {onDelete ? (
           <button
             type="button"
@@ -47,6 +51,7 @@ export function BugCard({
           </span>
           <span className="flex items-center gap-1.5">
             <CalendarClock className="size-3.5" /> Due {formatDate(bug.dueDate)}
+            {isOverdue(bug) ? <span className="font-medium text-rose-700">· Overdue</span> : null}
           </span>
         </div>
         {bug.assignedTo.length > 0 ? (

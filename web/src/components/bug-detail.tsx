@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 import { bugModule, bugTitle, checklistProgress, formatDate, formatDateTime, reporterName } from '../lib/format';
 import type { Bug, Role } from '../lib/types';
 import { AsOfBug } from './bug-activity/as-of-bug';
+import { BugFiles } from './bug-files/bug-files';
+import { isOverdue } from './bug-list/list-search';
 import { Avatar } from './ui/avatar';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 import { Card, CardHeader } from './ui/card';
@@ -10,12 +12,13 @@ import { cx } from './ui/cx';
 
 export function Meta({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
-    <div className="flex items-start gap-3">
-      <span className="mt-0.5 text-slate-400">{icon}</span>
-      <div className="min-w-0">
-        <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
-        <dd className="mt-0.5 text-sm font-medium break-words text-slate-900 [overflow-wrap:anywhere]">{children}</dd>
-      </div>
+    // dt and dd sit right in the group, as a definition list wants them; the icon takes the first column.
+    <div className="grid grid-cols-[auto_minmax(0,1fr)] items-start gap-x-3">
+      <span className="row-span-2 mt-0.5 text-slate-400" aria-hidden="true">
+        {icon}
+      </span>
+      <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
+      <dd className="mt-0.5 text-sm font-medium break-words text-slate-900 [overflow-wrap:anywhere]">{children}</dd>
     </div>
   );
 }
@@ -43,6 +46,8 @@ type BugDetailProps = {
   viewAs: Role;
   actions?: ReactNode;
   showCompletion?: boolean;
+  /** Given, each step is a checkbox that ticks it in place (the assigned developer, admins). */
+  onToggleItem?: ((index: number) => void) | undefined;
 };
 
 /**
@@ -52,12 +57,19 @@ type BugDetailProps = {
 export function BugDetail(props: BugDetailProps) {
   return (
     <AsOfBug bug={props.bug} viewAs={props.viewAs}>
-      {(bug, isPast) => <BugDetailBody {...props} bug={bug} actions={isPast ? undefined : props.actions} />}
+      {(bug, isPast) => (
+        <BugDetailBody
+          {...props}
+          bug={bug}
+          actions={isPast ? undefined : props.actions}
+          onToggleItem={isPast ? undefined : props.onToggleItem}
+        />
+      )}
     </AsOfBug>
   );
 }
 
-function BugDetailBody({ bug, viewAs, actions, showCompletion }: BugDetailProps) {
+function BugDetailBody({ bug, viewAs, actions, showCompletion, onToggleItem }: BugDetailProps) {
   const percent = checklistProgress(bug.checklist);
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
@@ -65,6 +77,11 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion }: BugDetailProps)
         <Card className="p-6">
           <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
             <div className="min-w-0">
+              {bug.number ? (
+                <p className="mb-1 font-mono text-sm text-slate-500">
+                  <span className="sr-only">Bug number </span>#{bug.number}
+                </p>
+              ) : null}
               <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 [overflow-wrap:anywhere]">
                 {bugTitle(bug)}
               </h1>
@@ -97,7 +114,15 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion }: BugDetailProps)
                     key={item._id ?? index}
                     className="flex items-start gap-3 rounded-lg border border-slate-100 px-3 py-2.5"
                   >
-                    {item.completed ? (
+                    {onToggleItem ? (
+                      <input
+                        type="checkbox"
+                        checked={item.completed}
+                        onChange={() => onToggleItem(index)}
+                        aria-label={`${item.completed ? 'Untick' : 'Tick'} ${item.text}`}
+                        className="mt-0.5 size-4 shrink-0 accent-lime-600"
+                      />
+                    ) : item.completed ? (
                       <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-lime-600" aria-label="Completed" />
                     ) : (
                       <Circle className="mt-0.5 size-4 shrink-0 text-slate-300" aria-label="Not completed" />
@@ -134,7 +159,11 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion }: BugDetailProps)
               {formatDate(bug.createdAt)}
             </Meta>
             <Meta icon={<CalendarClock className="size-4" />} label="Due date">
-              {formatDate(bug.dueDate)}
+              {isOverdue(bug) ? (
+                <span className="text-rose-700">{formatDate(bug.dueDate)} · Overdue</span>
+              ) : (
+                formatDate(bug.dueDate)
+              )}
             </Meta>
             <Meta icon={<Layers className="size-4" />} label="Module">
               {bugModule(bug)}
@@ -178,6 +207,7 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion }: BugDetailProps)
             )}
           </ul>
         </Card>
+        <BugFiles bug={bug} />
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import { bugDefaults } from '@bugtrail/domain/vocabulary';
-import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useBlocker, useCanGoBack, useNavigate, useRouter } from '@tanstack/react-router';
+import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { ApiError } from '../lib/api';
 import { type BugFormValues, describeServerDetails, isoToDay, toBugPayload } from '../lib/bug-form';
 import { useCreateBug, useDeleteBug, useUpdateBug } from '../lib/mutations';
@@ -8,6 +9,8 @@ import { notify } from '../lib/notify';
 import type { Bug } from '../lib/types';
 import { BugForm } from './bug-form';
 import { ConfirmModal } from './confirm-modal';
+import { Button } from './ui/button';
+import { Modal } from './ui/modal';
 
 export const CREATE_FAILED = 'Failed to create bug. Please try again.';
 
@@ -20,23 +23,116 @@ export function createFailureText(error: unknown): string {
   return CREATE_FAILED;
 }
 
-export function ReportBugForm({ afterCreate }: { afterCreate: string }) {
+/**
+ * Warns before a form with unsaved changes is left: a navigation in the app asks in a
+ * dialog, closing or reloading the tab gets the browser's own question (beforeunload).
+ * The form reports whether it is dirty with `setDirty`; a page calls `setDirty(false)`
+ * right before it leaves on purpose (after a save or a delete). `prompt` goes in the page.
+ */
+export function useUnsavedChangesGuard(): { setDirty: (isDirty: boolean) => void; prompt: ReactNode } {
+  // A ref, not state: the page may leave in the same tick in which the form stops being dirty.
+  const isDirty = useRef(false);
+  const shouldBlock = useCallback(() => isDirty.current, []);
+  const blocker = useBlocker({ shouldBlockFn: shouldBlock, enableBeforeUnload: shouldBlock, withResolver: true });
+  const setDirty = useCallback((value: boolean) => {
+    isDirty.current = value;
+  }, []);
+  const prompt = (
+    <ConfirmModal
+      isOpen={blocker.status === 'blocked'}
+      title="Discard unsaved changes?"
+      confirmLabel="Discard changes"
+      onClose={() => blocker.reset?.()}
+      onConfirm={() => blocker.proceed?.()}
+    >
+      You have changes in this form that are not saved. Leave the page and lose them?
+    </ConfirmModal>
+  );
+  return { setDirty, prompt };
+}
+
+/**
+ * A save refused as stale (409: someone changed the bug since it was loaded): reload the
+ * bug and lose this form's changes, or overwrite theirs with this form.
+ */
+export function StaleEditDialog({
+  isOpen,
+  isBusy,
+  onReload,
+  onOverwrite,
+  onClose,
+}: {
+  isOpen: boolean;
+  isBusy?: boolean;
+  onReload: () => void;
+  onOverwrite: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      isOpen={isOpen}
+      onClose={onClose}
+      title="This bug changed meanwhile"
+      description="Someone saved a change to this bug after you opened it."
+      size="sm"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onReload} data-autofocus>
+            Reload
+          </Button>
+          <Button variant="danger" onClick={onOverwrite} isLoading={!!isBusy}>
+            Overwrite
+          </Button>
+        </>
+      }
+    >
+      <p className="text-sm text-slate-600">
+        Reload shows the bug as it is now (your changes here are dropped). Overwrite saves your version over theirs.
+      </p>
+    </Modal>
+  );
+}
+
+export const isStaleEdit = (error: unknown) => error instanceof ApiError && error.status === 409;
+
+/** Cancel goes back to where the user came from, or to `fallback` when the form was opened directly. */
+function useGoBack(fallback: string) {
+  const router = useRouter();
+  const navigate = useNavigate();
+  const canGoBack = useCanGoBack();
+  return () => {
+    if (canGoBack) router.history.back();
+    else void navigate({ to: fallback });
+  };
+}
+
+/** After reporting, the reporter lands on the new bug (`openBug` names its page). */
+export function ReportBugForm({ afterCreate, openBug }: { afterCreate: string; openBug?: (id: string) => string }) {
   const navigate = useNavigate();
   const create = useCreateBug();
+  const guard = useUnsavedChangesGuard();
+  const goBack = useGoBack(afterCreate);
   return (
-    <BugForm
-      isEditing={false}
-      isSaving={create.isPending}
-      onSubmit={(values) =>
-        create.mutate(toBugPayload(values), {
-          onSuccess: () => {
-            notify.success('Bug Reported Successfully');
-            void navigate({ to: afterCreate });
-          },
-          onError: (error) => notify.error(createFailureText(error)),
-        })
-      }
-    />
+    <>
+      <BugForm
+        isEditing={false}
+        isSaving={create.isPending}
+        onDirtyChange={guard.setDirty}
+        onCancel={goBack}
+        onSubmit={(values) =>
+          create.mutate(toBugPayload(values), {
+            onSuccess: (answer) => {
+              notify.success('Bug Reported Successfully');
+              guard.setDirty(false);
+              const id = answer?.bug?._id;
+              void navigate({ to: id && openBug ? openBug(id) : afterCreate });
+            },
+            onError: (error) => notify.error(createFailureText(error)),
+          })
+        }
+      />
+      {guard.prompt}
+    </>
   );
 }
 
@@ -65,32 +161,54 @@ export function EditBugForm({ bug, afterSave, afterDelete }: { bug: Bug; afterSa
   const update = useUpdateBug(bug._id);
   const remove = useDeleteBug();
   const [isConfirmOpen, setConfirmOpen] = useState(false);
+  const [stale, setStale] = useState<BugFormValues | null>(null);
+  const [reloads, setReloads] = useState(0);
+  // The version the form was filled from (live updates change `bug` under it): saving
+  // over someone else's newer change is a 409 and the choice below, never silent.
+  const [baseVersion, setBaseVersion] = useState(bug.version);
+  const client = useQueryClient();
+  const guard = useUnsavedChangesGuard();
+  const goBack = useGoBack(afterSave);
+  const save = (values: BugFormValues, version: number | undefined) =>
+    update.mutate(
+      { payload: toBugPayload(values), ...(version === undefined ? {} : { version }) },
+      {
+        onSuccess: () => {
+          notify.success('Bug Updated Successfully');
+          setStale(null);
+          guard.setDirty(false);
+          void navigate({ to: afterSave });
+        },
+        onError: (error) => (isStaleEdit(error) ? setStale(values) : notify.error('Failed to update bug')),
+      },
+    );
   return (
     <>
       <BugForm
-        key={bug._id}
+        key={`${bug._id}:${reloads}`}
         initial={bugToForm(bug)}
         knownDevelopers={bug.assignedTo}
         isEditing
         dueDateRequired
         isSaving={update.isPending}
         isDeleting={remove.isPending}
+        onDirtyChange={guard.setDirty}
+        onCancel={goBack}
         onDelete={() => setConfirmOpen(true)}
-        onSubmit={(values) =>
-          update.mutate(
-            { payload: toBugPayload(values), version: bug.version },
-            {
-              onSuccess: () => {
-                notify.success('Bug Updated Successfully');
-                void navigate({ to: afterSave });
-              },
-              onError: (error) =>
-                notify.error(
-                  error instanceof ApiError && error.status === 409 ? error.message : 'Failed to update bug',
-                ),
-            },
-          )
-        }
+        onSubmit={(values) => save(values, baseVersion)}
+      />
+      <StaleEditDialog
+        isOpen={stale !== null}
+        isBusy={update.isPending}
+        onClose={() => setStale(null)}
+        onOverwrite={() => stale && save(stale, undefined)}
+        onReload={async () => {
+          setStale(null);
+          await client.refetchQueries({ queryKey: ['bug', bug._id] });
+          guard.setDirty(false);
+          setBaseVersion(client.getQueryData<Bug>(['bug', bug._id])?.version ?? bug.version);
+          setReloads((n) => n + 1);
+        }}
       />
       <ConfirmModal
         isOpen={isConfirmOpen}
@@ -103,6 +221,7 @@ export function EditBugForm({ bug, afterSave, afterDelete }: { bug: Bug; afterSa
             onSuccess: () => {
               notify.success('Bug deleted successfully');
               setConfirmOpen(false);
+              guard.setDirty(false);
               void navigate({ to: afterDelete });
             },
             onError: () => notify.error('Failed to delete bug'),
@@ -111,6 +230,7 @@ export function EditBugForm({ bug, afterSave, afterDelete }: { bug: Bug; afterSa
       >
         Are you sure you want to delete “{bug.title}”? This cannot be undone.
       </ConfirmModal>
+      {guard.prompt}
     </>
   );
 }

@@ -1,9 +1,18 @@
 import { priorities, severities } from '@bugtrail/domain/vocabulary';
 import { Link as LinkIcon, ListChecks, Plus, Trash2, X } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
-import { type BugFormValues, emptyBugForm, type FormErrors, limits, todayDay, validateBugForm } from '../lib/bug-form';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import {
+  attachmentLinkError,
+  type BugFormValues,
+  emptyBugForm,
+  type FormErrors,
+  limits,
+  todayDay,
+  validateBugForm,
+} from '../lib/bug-form';
 import { notify } from '../lib/notify';
 import type { UserRef } from '../lib/types';
+import { ConfirmModal } from './confirm-modal';
 import { DeveloperPicker } from './developer-picker';
 import { Button } from './ui/button';
 import { Card } from './ui/card';
@@ -22,10 +31,20 @@ type BugFormProps = {
   isDeleting?: boolean;
   onSubmit: (values: BugFormValues) => void;
   onDelete?: () => void;
+  /** Leaves without saving (the page's unsaved-changes guard asks first when the form has changes). */
+  onCancel?: () => void;
+  /** Told whenever the form starts or stops differing from what it opened with. */
+  onDirtyChange?: (isDirty: boolean) => void;
   dueDateRequired?: boolean;
 };
 
-/** The shared report/edit form (tester report and edit, admin create). */
+const sameValues = (a: BugFormValues, b: BugFormValues) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The shared report/edit form (tester report and edit, admin create). Every error shows
+ * under its own field (which is marked aria-invalid) and the first one takes the focus;
+ * the toast only says that there are some. Clear asks before it wipes anything.
+ */
 export function BugForm({
   initial,
   knownDevelopers,
@@ -34,20 +53,41 @@ export function BugForm({
   isDeleting,
   onSubmit,
   onDelete,
+  onCancel,
+  onDirtyChange,
   dueDateRequired,
 }: BugFormProps) {
-  const [values, setValues] = useState<BugFormValues>(() => initial ?? emptyBugForm());
+  const [opened] = useState<BugFormValues>(() => initial ?? emptyBugForm());
+  const [values, setValues] = useState<BugFormValues>(opened);
   const [errors, setErrors] = useState<FormErrors>({});
   const [checklistDraft, setChecklistDraft] = useState('');
   const [attachmentDraft, setAttachmentDraft] = useState('');
+  const [isClearOpen, setClearOpen] = useState(false);
+  const [failedSubmits, setFailedSubmits] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
   const developersLabel = useId();
   const checklistId = useId();
   const attachmentId = useId();
+
+  const hasDrafts = checklistDraft.trim() !== '' || attachmentDraft.trim() !== '';
+  const isDirty = hasDrafts || !sameValues(values, opened);
+  const hasContent = hasDrafts || !sameValues(values, emptyBugForm());
+  useEffect(() => {
+    onDirtyChange?.(isDirty);
+  }, [isDirty, onDirtyChange]);
+
+  // After a refused submit, the first field in error (in page order) takes the focus.
+  useEffect(() => {
+    if (failedSubmits === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid="true"] input')?.focus();
+  }, [failedSubmits]);
 
   const set = <K extends keyof BugFormValues>(field: K, value: BugFormValues[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
     setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
   };
+  const clearError = (field: keyof BugFormValues) =>
+    setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
 
   const addChecklist = () => {
     const text = checklistDraft.trim();
@@ -55,9 +95,15 @@ export function BugForm({
     set('checklist', [...values.checklist, { text, completed: false }]);
     setChecklistDraft('');
   };
+  /** A link is listed only when it is an absolute http(s) URL; otherwise it stays in the box, with the reason. */
   const addAttachment = () => {
     const link = attachmentDraft.trim();
     if (!link) return;
+    const problem = attachmentLinkError(link);
+    if (problem) {
+      setErrors((current) => ({ ...current, attachments: problem }));
+      return;
+    }
     set('attachments', [...values.attachments, link]);
     setAttachmentDraft('');
   };
@@ -70,13 +116,24 @@ export function BugForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = validateBugForm(values, new Date(), { dueDateRequired: !!dueDateRequired });
+    // A step or link typed but not yet added goes in with the rest (a link only if it is one).
+    const pendingStep = checklistDraft.trim();
+    const pendingLink = attachmentDraft.trim();
+    const submitted: BugFormValues = {
+      ...values,
+      checklist: pendingStep ? [...values.checklist, { text: pendingStep, completed: false }] : values.checklist,
+      attachments: pendingLink ? [...values.attachments, pendingLink] : values.attachments,
+    };
+    const found = validateBugForm(submitted, new Date(), { dueDateRequired: !!dueDateRequired });
+    const linkProblem = pendingLink ? attachmentLinkError(pendingLink) : null;
+    if (linkProblem) found.attachments = linkProblem;
     setErrors(found);
     if (Object.values(found).some(Boolean)) {
+      setFailedSubmits((count) => count + 1);
       notify.error(FIX_ERRORS);
       return;
     }
-    onSubmit(values);
+    onSubmit(submitted);
   };
 
   const clear = () => {
@@ -84,12 +141,14 @@ export function BugForm({
     setErrors({});
     setChecklistDraft('');
     setAttachmentDraft('');
+    setClearOpen(false);
   };
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form ref={formRef} onSubmit={submit} noValidate>
       <Card className="divide-y divide-slate-100">
-        <section className="grid gap-5 p-6">
+        {/* One column of minmax(0, 1fr): a long developer name truncates instead of widening the page. */}
+        <section className="grid grid-cols-1 gap-5 p-6">
           <TextField
             label="Title"
             name="title"
@@ -142,7 +201,7 @@ export function BugForm({
               onChange={(event) => set('dueDate', event.target.value)}
             />
           </div>
-          <div className="space-y-1.5">
+          <div className="space-y-1.5" data-invalid={!!errors.assignedTo || undefined}>
             <p id={developersLabel} className="text-sm font-medium text-slate-700">
               Assign Developers
             </p>
@@ -170,17 +229,22 @@ export function BugForm({
               <input
                 id={checklistId}
                 value={checklistDraft}
-                onChange={(event) => setChecklistDraft(event.target.value)}
+                onChange={(event) => {
+                  setChecklistDraft(event.target.value);
+                  clearError('checklist');
+                }}
                 onKeyDown={onEnter(addChecklist)}
                 placeholder="Add a step and press Enter"
-                className={`${controlClass()} h-10`}
+                aria-invalid={!!errors.checklist || undefined}
+                aria-describedby={errors.checklist ? `${checklistId}-error` : undefined}
+                className={`${controlClass(!!errors.checklist)} h-10`}
               />
               <Button variant="secondary" onClick={addChecklist} icon={<Plus className="size-4" />}>
                 Add
               </Button>
             </div>
             {errors.checklist ? (
-              <p role="alert" className="text-sm text-rose-600">
+              <p id={`${checklistId}-error`} role="alert" className="text-sm text-rose-600">
                 {errors.checklist}
               </p>
             ) : null}
@@ -218,21 +282,32 @@ export function BugForm({
             <div className="flex gap-2">
               <input
                 id={attachmentId}
+                type="url"
+                inputMode="url"
                 value={attachmentDraft}
-                onChange={(event) => setAttachmentDraft(event.target.value)}
+                onChange={(event) => {
+                  setAttachmentDraft(event.target.value);
+                  clearError('attachments');
+                }}
                 onKeyDown={onEnter(addAttachment)}
                 placeholder="https://…"
-                className={`${controlClass()} h-10`}
+                aria-invalid={!!errors.attachments || undefined}
+                aria-describedby={errors.attachments ? `${attachmentId}-error` : `${attachmentId}-hint`}
+                className={`${controlClass(!!errors.attachments)} h-10`}
               />
               <Button variant="secondary" onClick={addAttachment} icon={<Plus className="size-4" />}>
                 Add
               </Button>
             </div>
             {errors.attachments ? (
-              <p role="alert" className="text-sm text-rose-600">
+              <p id={`${attachmentId}-error`} role="alert" className="text-sm text-rose-600">
                 {errors.attachments}
               </p>
-            ) : null}
+            ) : (
+              <p id={`${attachmentId}-hint`} className="text-xs text-slate-500">
+                A full link, starting with https:// or http://
+              </p>
+            )}
             <ul className="space-y-1.5">
               {values.attachments.map((link, index) => (
                 <li
@@ -268,7 +343,12 @@ export function BugForm({
             </Button>
           ) : null}
           <div className="flex flex-col-reverse gap-2 sm:ml-auto sm:flex-row">
-            <Button variant="secondary" onClick={clear}>
+            {onCancel ? (
+              <Button variant="ghost" onClick={onCancel}>
+                Cancel
+              </Button>
+            ) : null}
+            <Button variant="secondary" onClick={() => (hasContent ? setClearOpen(true) : clear())}>
               Clear
             </Button>
             <Button type="submit" isLoading={isSaving}>
@@ -277,6 +357,17 @@ export function BugForm({
           </div>
         </div>
       </Card>
+      <ConfirmModal
+        isOpen={isClearOpen}
+        title="Clear the form?"
+        confirmLabel="Clear"
+        onClose={() => setClearOpen(false)}
+        onConfirm={clear}
+      >
+        {isEditing
+          ? 'Every field of this form will be emptied. The bug itself changes only if you then save.'
+          : 'Everything you have entered in this form will be removed.'}
+      </ConfirmModal>
     </form>
   );
 }

@@ -7,11 +7,12 @@ import { bugTitle, statusLabel } from '../lib/format';
 import { bugSearchQuery } from '../lib/queries';
 import type { Role } from '../lib/types';
 import { useDebounced } from '../lib/use-debounced';
+import { savedViewsQuery, viewHref } from '../lib/views';
 import { bugPath, navByRole } from './nav';
 import { cx } from './ui/cx';
 import { Spinner } from './ui/spinner';
 
-type Item = { key: string; label: string; hint: string; to: string; kind: 'bug' | 'page' };
+type Item = { key: string; label: string; hint: string; to: string; kind: 'bug' | 'page' | 'view' };
 
 const extraPages: Record<Role, { to: string; label: string }[]> = {
   admin: [{ to: '/admin/create-bug', label: 'Create Bug' }],
@@ -29,6 +30,7 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
   const listId = useId();
   const q = useDebounced(query.trim(), 200);
   const search = useQuery({ ...bugSearchQuery(q), enabled: isOpen && q.length > 0 });
+  const views = useQuery({ ...savedViewsQuery(), enabled: isOpen });
 
   const items = useMemo<Item[]>(() => {
     const needle = query.trim().toLowerCase();
@@ -39,14 +41,23 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
       needle && q
         ? (search.data?.bugs ?? []).map((bug) => ({
             key: `bug:${bug._id}`,
-            label: bugTitle(bug),
+            label: bug.number ? `#${bug.number} ${bugTitle(bug)}` : bugTitle(bug),
             hint: statusLabel(bug.status, role),
             to: bugPath(role, bug._id),
             kind: 'bug' as const,
           }))
         : [];
-    return [...bugs, ...pages];
-  }, [query, q, role, search.data]);
+    const saved = (views.data ?? [])
+      .filter((view) => !needle || view.name.toLowerCase().includes(needle))
+      .map((view) => ({
+        key: `view:${view._id}`,
+        label: view.name,
+        hint: 'Saved view',
+        to: viewHref(view),
+        kind: 'view' as const,
+      }));
+    return [...bugs, ...saved, ...pages];
+  }, [query, q, role, search.data, views.data]);
 
   useEffect(() => {
     if (isOpen) {
@@ -67,7 +78,8 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
   const go = (item: Item | undefined) => {
     if (!item) return;
     onClose();
-    void navigate({ to: item.to });
+    const [to, query = ''] = item.to.split('?');
+    void navigate({ to, search: Object.fromEntries(new URLSearchParams(query)) } as never);
   };
 
   return createPortal(
@@ -144,7 +156,7 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
                   <FileText className="size-4 shrink-0 text-slate-400" />
                 )}
                 <span className="min-w-0 flex-1 truncate">{item.label}</span>
-                <span className="text-xs text-slate-400">{item.hint}</span>
+                <span className="text-xs text-slate-600">{item.hint}</span>
                 {index === active ? <CornerDownLeft className="size-3.5 text-slate-400" /> : null}
               </div>
             ))

@@ -50,19 +50,23 @@ export function DeveloperPicker({
       {/* biome-ignore lint/a11y/useSemanticElements: a list of checkboxes, named by the field label */}
       <ul className="max-h-52 overflow-y-auto p-1" role="group" aria-labelledby={labelledBy}>
         {isPending ? (
-          <li className="space-y-2 p-2">
+          <li role="none" className="space-y-2 p-2">
             <Skeleton className="h-8" />
             <Skeleton className="h-8" />
           </li>
         ) : isError && all.length === 0 ? (
-          <li className="p-3 text-sm text-rose-600">Failed to load developers</li>
+          <li role="none" className="p-3 text-sm text-rose-600">
+            Failed to load developers
+          </li>
         ) : shown.length === 0 ? (
-          <li className="p-3 text-sm text-slate-500">No developers found</li>
+          <li role="none" className="p-3 text-sm text-slate-500">
+            No developers found
+          </li>
         ) : (
           shown.map((dev) => {
             const isChecked = selected.includes(dev._id);
             return (
-              <li key={dev._id}>
+              <li key={dev._id} role="none">
                 <label
                   className={cx(
                     'flex cursor-pointer items-center gap-3 rounded-md px-2 py-1.5 text-sm focus-within:ring-2 focus-within:ring-brand-300',
@@ -82,7 +86,7 @@ export function DeveloperPicker({
                   <Avatar user={dev} size="xs" />
                   <span className="min-w-0 flex-1 truncate font-medium text-slate-800">{dev.name}</span>
                   {dev.email ? (
-                    <span className="hidden truncate text-xs text-slate-500 sm:inline">{dev.email}</span>
+                    <span className="hidden truncate text-xs text-slate-600 sm:inline">{dev.email}</span>
                   ) : null}
                 </label>
               </li>

@@ -2,6 +2,7 @@ import {
   bugDefaults,
   bugMessages,
   validateAdminBugUpdate,
+  validateAttachmentLinks,
   validateBugForm as validateDomainBugForm,
 } from '@bugtrail/domain/vocabulary';
 import type { FieldDetail } from './api';
@@ -84,15 +85,37 @@ export function validateBugForm(values: BugFormValues, now: Date, options: { due
   return errors;
 }
 
-/** The admin's update checks, in the spec's order; the first failure wins. */
-export function validateAdminUpdate(values: BugFormValues): string | null {
+/**
+ * The admin's update checks, in the spec's order, first message per field. The due date
+ * is not among them: api.md ("Web conventions") lifts the spec's "Due date is required"
+ * for the admin's form, and the server takes a null due date.
+ */
+export function validateAdminUpdateFields(values: BugFormValues): FormErrors {
+  const errors: FormErrors = {};
   const issues = validateAdminBugUpdate({
     title: values.title,
     description: values.description,
     dueDate: values.dueDate || null,
     assigneeIds: values.assignedTo,
   });
-  return issues[0]?.message ?? null;
+  for (const issue of issues) {
+    const field = fieldOf(issue.field);
+    if (field && field !== 'dueDate' && !errors[field]) errors[field] = issue.message;
+  }
+  return errors;
+}
+
+/** The admin's update checks as one message: the first failure wins. */
+export function validateAdminUpdate(values: BugFormValues): string | null {
+  return Object.values(validateAdminUpdateFields(values)).find(Boolean) ?? null;
+}
+
+/**
+ * Why a link cannot be attached (not an absolute http(s) URL, too long), or null. The
+ * form refuses such links when they are added; the server's own rule is the same one.
+ */
+export function attachmentLinkError(link: string): string | null {
+  return validateAttachmentLinks([link])[0]?.message ?? null;
 }
 
 /** Checklist and attachment entries are trimmed; blank ones are dropped. */

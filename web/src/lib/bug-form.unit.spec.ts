@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  attachmentLinkError,
   type BugFormValues,
   cleanEntries,
   describeServerDetails,
@@ -8,6 +9,7 @@ import {
   isoToDay,
   toBugPayload,
   validateAdminUpdate,
+  validateAdminUpdateFields,
   validateBugForm,
 } from './bug-form';
 import { toggleChecklistItem } from './mutations';
@@ -55,15 +57,32 @@ describe('the report/edit form', () => {
 });
 
 describe("the admin's update checks", () => {
-  it('reports the first failure in the spec order', () => {
+  it('reports the first failure in the spec order, without requiring a due date (api.md)', () => {
     const empty = valid({ title: '', description: '', assignedTo: [] });
     expect(validateAdminUpdate(empty)).toBe('Title is required');
     expect(validateAdminUpdate({ ...empty, title: 'Title' })).toBe('Description is required');
-    expect(validateAdminUpdate({ ...empty, title: 'Title', description: 'Desc' })).toBe('Due date is required');
-    expect(validateAdminUpdate({ ...empty, title: 'Title', description: 'Desc', dueDate: '2030-07-01' })).toBe(
+    expect(validateAdminUpdate({ ...empty, title: 'Title', description: 'Desc' })).toBe(
       'Bug must be assigned to at least one developer',
     );
+    expect(validateAdminUpdate(valid({ dueDate: '' }))).toBeNull();
     expect(validateAdminUpdate(valid({ dueDate: '2030-07-01' }))).toBeNull();
+  });
+  it('names the field of each failure', () => {
+    expect(validateAdminUpdateFields(valid({ title: ' ', description: '', assignedTo: [] }))).toEqual({
+      title: 'Title is required',
+      description: 'Description is required',
+      assignedTo: 'Bug must be assigned to at least one developer',
+    });
+  });
+});
+
+describe('attachment links', () => {
+  it('takes absolute http(s) URLs only', () => {
+    expect(attachmentLinkError('https://example.com/shot.png')).toBeNull();
+    expect(attachmentLinkError('http://example.com')).toBeNull();
+    for (const link of ['not a url', 'example.com/shot.png', 'ftp://example.com/a', 'javascript:alert(1)', '/a/b']) {
+      expect(attachmentLinkError(link), link).toBe('Attachment must be an http or https URL');
+    }
   });
 });
 

@@ -30,7 +30,7 @@ export type StatusSummary = {
   resolvedBugs?: number;
 };
 
-export type BugPage = { bugs: Bug[]; statusSummary: StatusSummary; nextCursor?: string | null };
+export type BugPage = { bugs: Bug[]; statusSummary: StatusSummary; nextCursor?: string | null; total?: number };
 
 export type LevelCounts = { High: number; Medium: number; Low: number };
 

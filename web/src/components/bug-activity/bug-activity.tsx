@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { RefreshCw, ShieldAlert, ShieldCheck } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { messageOf } from '../../lib/api';
+import { scrollBehavior } from '../../lib/motion';
 import { teamQuery } from '../../lib/queries';
 import type { Role, UserRef } from '../../lib/types';
 import { Button } from '../ui/button';
@@ -108,7 +109,7 @@ export function BugActivity({ bugId, viewAs, className }: { bugId: string; viewA
               brokenAt={integrity && !integrity.ok ? integrity.brokenAt : null}
               onShowMoment={(moment) => {
                 setAt(moment);
-                window.scrollTo({ top: 0, behavior: 'smooth' });
+                window.scrollTo({ top: 0, behavior: scrollBehavior() });
               }}
             />
           </>

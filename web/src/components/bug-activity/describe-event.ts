@@ -19,6 +19,7 @@ const labels: Record<string, string> = {
   assignedTo: 'Assign To',
   checklist: 'Checklist',
   attachments: 'Attachments',
+  files: 'Files',
   deleted: 'Deleted',
 };
 const keysByLabel = Object.fromEntries(Object.entries(labels).map(([key, label]) => [label, key]));
@@ -72,6 +73,10 @@ export function formatFieldValue(field: string, value: unknown, viewAs: Role): s
       const links = list<string>(value).map(String);
       return links.length ? links : ['None'];
     }
+    case 'files': {
+      const names = list<{ name?: string }>(value).map((file) => file.name ?? 'a file');
+      return names.length ? names : ['None'];
+    }
     default:
       return [typeof value === 'string' ? value : JSON.stringify(value)];
   }
@@ -106,7 +111,7 @@ function peopleIn(entry: HistoryEntry, side: 'from' | 'to'): string {
 }
 
 /** Single-line fields whose change reads well in one sentence. */
-const isShort = (field: string) => !['description', 'checklist', 'assignedTo', 'attachments'].includes(field);
+const isShort = (field: string) => !['description', 'checklist', 'assignedTo', 'attachments', 'files'].includes(field);
 
 function describeEdit(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary' | 'details'> {
   const changes = entry.changes.filter((c) => c.field !== 'deleted');
@@ -159,8 +164,14 @@ function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary
       return { summary: `attached ${String(data.url ?? 'a link')}`, details: [] };
     case 'AttachmentLinkRemoved':
       return { summary: `removed the attachment ${String(data.url ?? '')}`.trim(), details: [] };
+    case 'AttachmentFileAdded':
+      return { summary: `attached the file ${String(data.name ?? '')}`.trim(), details: [] };
+    case 'AttachmentFileRemoved':
+      return { summary: `removed the file ${String(data.name ?? '')}`.trim(), details: [] };
     case 'BugDeleted':
       return { summary: 'deleted the bug', details: [] };
+    case 'BugNumbered':
+      return { summary: `numbered it #${String(data.number ?? '')}`, details: [] };
     default: {
       const changes = entry.changes;
       if (changes.length === 0) return { summary: 'changed the bug', details: [] };

@@ -8,7 +8,7 @@ function CreateBugPage() {
   return (
     <>
       <PageHeader title="Create Bug" subtitle="Report a bug and assign it to developers." />
-      <ReportBugForm afterCreate="/admin/bugs" />
+      <ReportBugForm afterCreate="/admin/bugs" openBug={(id) => `/admin/bugs/${id}`} />
     </>
   );
 }

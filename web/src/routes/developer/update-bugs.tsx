@@ -1,8 +1,8 @@
 import { bugStatuses } from '@bugtrail/domain/vocabulary';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useRouter } from '@tanstack/react-router';
 import { Bug as BugIcon, Check, ChevronDown } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ProgressBar } from '../../components/bug-detail';
 import { LoadMore } from '../../components/load-more';
 import { PageHeader } from '../../components/page-header';
@@ -34,6 +34,18 @@ function UpdateBugsPage() {
   useErrorToast(query.error, 'Failed to load assigned bugs', { preferServer: true });
   const bugs = flattenPages(query.data);
   const [expanded, setExpanded] = useState<string | null>(open ?? null);
+  // A new deep link on the same page (another ?open=) opens that row instead.
+  const [linked, setLinked] = useState(open);
+  if (linked !== open) {
+    setLinked(open);
+    setExpanded(open ?? null);
+  }
+  const isLinkedLoaded = !open || bugs.some((bug) => bug._id === open);
+  const { hasNextPage, isFetchingNextPage, isPending, fetchNextPage } = query;
+  // The linked bug may sit on a later page: keep loading until it shows or the list ends.
+  useEffect(() => {
+    if (!isLinkedLoaded && !isPending && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [isLinkedLoaded, isPending, hasNextPage, isFetchingNextPage, fetchNextPage]);
   return (
     <>
       <PageHeader title="Update Bug Status" subtitle="Move your bugs forward and tick off checklist items." />
@@ -50,6 +62,7 @@ function UpdateBugsPage() {
                 bug={bug}
                 user={user}
                 isExpanded={expanded === bug._id}
+                isLinked={open === bug._id}
                 onToggle={() => setExpanded((current) => (current === bug._id ? null : bug._id))}
               />
             ))}
@@ -66,24 +79,55 @@ function UpdateBugsPage() {
   );
 }
 
+/**
+ * One bug, folded or open. The row a deep link names (`?open=<id>`, from the bug's page)
+ * is brought into view under the sticky header, takes the focus and stays highlighted.
+ */
 function BugRow({
   bug,
   user,
   isExpanded,
+  isLinked,
   onToggle,
 }: {
   bug: Bug;
   user: User | undefined;
   isExpanded: boolean;
+  isLinked: boolean;
   onToggle: () => void;
 }) {
   const panelId = useId();
+  const router = useRouter();
+  const rowRef = useRef<HTMLLIElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!isLinked) return;
+    // The page's own scroll behaviour (smooth, or instant under reduced motion), the same
+    // as the router's: of two smooth scrolls the later one wins, of two instant ones too.
+    const bringIntoView = () => {
+      rowRef.current?.scrollIntoView({ block: 'start' });
+      toggleRef.current?.focus({ preventScroll: true });
+    };
+    bringIntoView();
+    // When the row is there on the first render, the router then resets (or restores) the
+    // page's scroll; come back to the row right after it has.
+    const unsubscribe = router.subscribe('onRendered', () => {
+      unsubscribe();
+      bringIntoView();
+    });
+    return unsubscribe;
+  }, [isLinked, router]);
   const updateStatus = useUpdateStatus();
   const updateChecklist = useUpdateChecklist(user ?? { _id: '', name: '' });
   const done = bug.checklist.filter((item) => item.completed).length;
   return (
-    <li>
+    <li
+      ref={rowRef}
+      data-highlighted={isLinked || undefined}
+      className={cx('scroll-mt-20', isLinked && 'bg-brand-50/50 ring-2 ring-brand-300 ring-inset')}
+    >
       <button
+        ref={toggleRef}
         type="button"
         onClick={onToggle}
         aria-expanded={isExpanded}

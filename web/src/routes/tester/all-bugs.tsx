@@ -1,44 +1,47 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { BugTable } from '../../components/bug-table';
-import { LoadMore } from '../../components/load-more';
+import { useCallback, useState } from 'react';
+import { BugList } from '../../components/bug-list/bug-list';
+import { BugSummaryDialog } from '../../components/bug-list/bug-summary-dialog';
+import { type ListSearch, listSearchFrom } from '../../components/bug-list/list-search';
 import { PageHeader } from '../../components/page-header';
-import { Card } from '../../components/ui/card';
-import { allViewableQuery, flattenPages } from '../../lib/queries';
-import { useErrorToast } from '../../lib/use-error-toast';
+import { compact } from '../../lib/search';
+import { profileQuery } from '../../lib/session';
+import type { Bug } from '../../lib/types';
 
 export const Route = createFileRoute('/tester/all-bugs')({
-  loader: ({ context }) => {
-    void context.queryClient.prefetchInfiniteQuery(allViewableQuery());
-  },
+  validateSearch: (search: Record<string, unknown>) => compact({ ...listSearchFrom(search) }),
   component: AllBugsPage,
 });
 
+/** Every bug in the system: the tester's own open on their page, others' as a read-only summary. */
 function AllBugsPage() {
-  const navigate = useNavigate();
-  const query = useInfiniteQuery(allViewableQuery());
-  useErrorToast(query.error, 'Failed to load bugs. Please try again.');
-  const bugs = flattenPages(query.data);
-  const total = query.data?.pages[0]?.statusSummary?.all;
+  const search = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const me = useQuery(profileQuery()).data;
+  const [summary, setSummary] = useState<Bug | null>(null);
+  const onSearch = useCallback(
+    (patch: Partial<ListSearch>) => void navigate({ search: (prev) => compact({ ...prev, ...patch }) }),
+    [navigate],
+  );
   return (
     <>
       <PageHeader title="All Bugs" subtitle="Every bug reported in the system." />
-      <Card>
-        <BugTable
-          bugs={bugs}
-          viewAs="tester"
-          isLoading={query.isPending}
-          emptyText="No bugs found in the system"
-          onRowClick={(id) => void navigate({ to: '/tester/bug/$bugId', params: { bugId: id } })}
-        />
-        <LoadMore
-          hasMore={query.hasNextPage}
-          isLoading={query.isFetchingNextPage}
-          onLoad={() => void query.fetchNextPage()}
-          shown={bugs.length}
-          {...(total !== undefined ? { total } : {})}
-        />
-      </Card>
+      <BugList
+        endpoint="/api/bugs/all-viewable"
+        defaultView="table"
+        viewAs="tester"
+        search={search}
+        onSearch={onSearch}
+        failure="Failed to load bugs. Please try again."
+        emptyTitle="No bugs found in the system"
+        onOpen={(bug) =>
+          bug.createdBy._id === me?._id
+            ? void navigate({ to: '/tester/bug/$bugId', params: { bugId: bug._id } })
+            : setSummary(bug)
+        }
+      />
+      <BugSummaryDialog bug={summary} viewAs="tester" onClose={() => setSummary(null)} />
     </>
   );
 }

@@ -1,29 +1,30 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { Plus, RefreshCw } from 'lucide-react';
-import { BugCardGrid } from '../../components/bug-card-grid';
+import { useCallback } from 'react';
+import { BugList } from '../../components/bug-list/bug-list';
+import { bugListPagesQuery } from '../../components/bug-list/list-query';
+import { type ListSearch, listApiParams, listSearchFrom } from '../../components/bug-list/list-search';
 import { PageHeader } from '../../components/page-header';
 import { Button, buttonClass } from '../../components/ui/button';
 import { Tabs } from '../../components/ui/tabs';
 import { notify } from '../../lib/notify';
-import { bugListQuery } from '../../lib/queries';
 import { compact, pickOne, testerTabs } from '../../lib/search';
-import { useErrorToast } from '../../lib/use-error-toast';
 
 export const Route = createFileRoute('/tester/my-bugs')({
-  validateSearch: (search: Record<string, unknown>) => compact({ status: pickOne(search.status, testerTabs) }),
-  loaderDeps: ({ search }) => ({ status: search.status }),
-  loader: ({ context, deps }) => {
-    void context.queryClient.prefetchInfiniteQuery(bugListQuery({ status: deps.status ?? '' }));
-  },
+  validateSearch: (search: Record<string, unknown>) =>
+    compact({ status: pickOne(search.status, testerTabs), ...listSearchFrom(search) }),
   component: MyBugsPage,
 });
 
 function MyBugsPage() {
-  const { status } = Route.useSearch();
+  const { status, ...list } = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
-  const query = useInfiniteQuery(bugListQuery({ status: status ?? '' }));
-  useErrorToast(query.error, 'Failed to load bugs');
+  const onSearch = useCallback(
+    (patch: Partial<ListSearch>) => void navigate({ search: (prev) => compact({ ...prev, ...patch }) }),
+    [navigate],
+  );
+  const query = useInfiniteQuery(bugListPagesQuery('/api/bugs', listApiParams({ ...list, status })));
   const summary = query.data?.pages[0]?.statusSummary;
   const refresh = async () => {
     const result = await query.refetch();
@@ -36,7 +37,6 @@ function MyBugsPage() {
     'In Progress': summary?.inProgressBugs ?? summary?.inProgress,
     Closed: summary?.closedBugs ?? summary?.closed,
   };
-  const total = counts[status ?? ''];
   return (
     <>
       <PageHeader
@@ -62,19 +62,24 @@ function MyBugsPage() {
         <Tabs
           label="Filter by status"
           value={status ?? ''}
-          onChange={(value) => void navigate({ search: compact({ status: pickOne(value, testerTabs) }) })}
+          onChange={(value) =>
+            void navigate({ search: (prev) => compact({ ...prev, status: pickOne(value, testerTabs) }) })
+          }
           tabs={[
             { value: '', label: 'All', count: counts[''] ?? 0 },
             ...testerTabs.map((tab) => ({ value: tab, label: tab, count: counts[tab] ?? 0 })),
           ]}
         />
       </div>
-      <BugCardGrid
-        query={query}
+      <BugList
+        endpoint="/api/bugs"
         viewAs="tester"
+        status={status}
+        search={list}
+        onSearch={onSearch}
+        showReporter={false}
         emptyTitle="No bugs found for this status"
         onOpen={(bug) => void navigate({ to: '/tester/bug/$bugId', params: { bugId: bug._id } })}
-        total={total}
       />
     </>
   );

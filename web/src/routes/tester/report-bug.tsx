@@ -14,7 +14,7 @@ function ReportBugPage() {
   return (
     <>
       <PageHeader title="Report a Bug" subtitle="Describe the problem so a developer can reproduce and fix it." />
-      <ReportBugForm afterCreate="/tester/my-bugs" />
+      <ReportBugForm afterCreate="/tester/my-bugs" openBug={(id) => `/tester/bug/${id}`} />
     </>
   );
 }

@@ -8,13 +8,14 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, type ErrorComponentProps, Link, useNavigate } from '@tanstack/react-router';
 import { ArrowLeft, Check, Trash2, UserPlus } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { validateAtSearch } from '../../../components/bug-activity/at-search';
 import { BugActivity } from '../../../components/bug-activity/bug-activity';
 import { DeletedBugHistory } from '../../../components/bug-activity/deleted-bug-history';
 import { BugDetail } from '../../../components/bug-detail';
 import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
-import { bugToForm } from '../../../components/bug-editor';
+import { bugToForm, isStaleEdit, StaleEditDialog, useUnsavedChangesGuard } from '../../../components/bug-editor';
+import { FIX_ERRORS } from '../../../components/bug-form';
 import { BugLoadError, bugLoadFailure, useLoadedBug } from '../../../components/bug-load-state';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { DeveloperPicker } from '../../../components/developer-picker';
@@ -23,8 +24,8 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
-import { ApiError, api } from '../../../lib/api';
-import { type BugFormValues, dueDateToIso, validateAdminUpdate } from '../../../lib/bug-form';
+import { api } from '../../../lib/api';
+import { type BugFormValues, dueDateToIso, type FormErrors, validateAdminUpdateFields } from '../../../lib/bug-form';
 import { formatDate, reporterName } from '../../../lib/format';
 import { useDeleteBug, useUpdateBug } from '../../../lib/mutations';
 import { notify } from '../../../lib/notify';
@@ -69,6 +70,8 @@ function AdminBugPage() {
   const { bugId } = Route.useParams();
   const { at } = Route.useSearch();
   const bug = useLoadedBug(bugId);
+  // A reload after a stale save starts the form again from the bug as it is now.
+  const [reloads, setReloads] = useState(0);
   // Another moment is read-only: the detail view of the bug as it was, not the form.
   if (at)
     return (
@@ -79,23 +82,27 @@ function AdminBugPage() {
     );
   return (
     <>
-      <AdminBugForm key={bug._id} bug={bug} />
+      <AdminBugForm key={`${bug._id}:${reloads}`} bug={bug} onReloaded={() => setReloads((n) => n + 1)} />
       <BugActivity bugId={bug._id} viewAs="admin" className="mt-6" />
     </>
   );
 }
 
-function AdminBugForm({ bug }: { bug: Bug }) {
+function AdminBugForm({ bug, onReloaded }: { bug: Bug; onReloaded: () => void }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const update = useUpdateBug(bug._id);
   const remove = useDeleteBug();
   const developers = useQuery(developersQuery());
-  const [values, setValues] = useState<BugFormValues>(() => ({
+  const [savedValues, setSavedValues] = useState<BugFormValues>(() => ({
     ...bugToForm(bug),
     status: statusDisplayName(bug.status, 'admin'),
   }));
-  const [problem, setProblem] = useState<string | null>(null);
+  const [values, setValues] = useState<BugFormValues>(savedValues);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const guard = useUnsavedChangesGuard();
+  const isDirty = JSON.stringify(values) !== JSON.stringify(savedValues);
+  useEffect(() => guard.setDirty(isDirty), [guard.setDirty, isDirty]);
   const [isAssignOpen, setAssignOpen] = useState(false);
   const [draftAssignees, setDraftAssignees] = useState<string[]>([]);
   const [isDeleteOpen, setDeleteOpen] = useState(false);
@@ -104,7 +111,7 @@ function AdminBugForm({ bug }: { bug: Bug }) {
 
   const set = <K extends keyof BugFormValues>(field: K, value: BugFormValues[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
-    setProblem(null);
+    setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
     setSaved(false);
   };
 
@@ -112,17 +119,24 @@ function AdminBugForm({ bug }: { bug: Bug }) {
   for (const user of bug.assignedTo) if (!people.some((p) => p._id === user._id)) people.push(user);
   const assigned = values.assignedTo.map((id) => people.find((p) => p._id === id)).filter((u): u is UserRef => !!u);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const issue = validateAdminUpdate(values);
-    setProblem(issue);
-    if (issue) {
-      notify.error(issue);
+  const [stale, setStale] = useState(false);
+  // The version this form started from: live updates refresh `bug`, but a save must still
+  // say which bug it edited, so someone else's change in between is a 409, not overwritten.
+  const [baseVersion, setBaseVersion] = useState(bug.version);
+
+  const submit = async (event: FormEvent | null, overwrite = false) => {
+    event?.preventDefault();
+    // Each failure under its own field (aria-invalid); the toast only says there are some.
+    const found = validateAdminUpdateFields(values);
+    setErrors(found);
+    if (Object.values(found).some(Boolean)) {
+      notify.error(FIX_ERRORS);
       return;
     }
     try {
       const answer = await update.mutateAsync({
-        version: bug.version,
+        // Overwriting after a stale save sends no version: the server takes this form as it is.
+        ...(overwrite ? {} : { version: baseVersion }),
         payload: {
           title: values.title.trim(),
           description: values.description.trim(),
@@ -136,14 +150,23 @@ function AdminBugForm({ bug }: { bug: Bug }) {
       });
       // The details endpoint may leave status alone; the status endpoint is the one that owns it.
       const wanted = statusFromInput(values.status);
+      let version = answer?.bug?.version ?? baseVersion;
       if (answer?.bug?.status !== wanted) {
-        await api(`/api/bugs/${bug._id}/status`, { method: 'PUT', body: { status: values.status } });
+        const moved = await api<{ bug?: Bug }>(`/api/bugs/${bug._id}/status`, {
+          method: 'PUT',
+          body: { status: values.status },
+        });
+        version = moved?.bug?.version ?? version;
         await queryClient.invalidateQueries({ queryKey: ['bug', bug._id] });
       }
+      setBaseVersion(version);
       notify.success('Bug Updated Successfully');
+      setStale(false);
+      setSavedValues(values);
       setSaved(true);
     } catch (error) {
-      notify.error(error instanceof ApiError && error.status === 409 ? error.message : 'Failed to update bug');
+      if (isStaleEdit(error)) setStale(true);
+      else notify.error('Failed to update bug');
     }
   };
 
@@ -155,23 +178,28 @@ function AdminBugForm({ bug }: { bug: Bug }) {
       >
         <ArrowLeft className="size-4" /> Back to All Bugs
       </Link>
-      <div className="mb-6 flex flex-col gap-1">
-        <h1 className="text-2xl font-bold tracking-tight text-slate-900">View / Update Bug</h1>
+      <div className="mb-6 flex min-w-0 flex-col gap-1">
+        {/* The page's heading is the bug (api.md "Web conventions"); the form is its section. */}
+        {bug.number ? (
+          <p className="font-mono text-sm text-slate-500">
+            <span className="sr-only">Bug number </span>#{bug.number}
+          </p>
+        ) : null}
+        <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 [overflow-wrap:anywhere]">
+          {bug.title}
+        </h1>
         <p className="text-sm text-slate-500">
           Reported by {reporterName(bug.createdBy)} on {formatDate(bug.createdAt)}
         </p>
+        <h2 className="mt-4 text-sm font-semibold tracking-wide text-slate-500 uppercase">View / Update Bug</h2>
       </div>
-      {problem ? (
-        <div role="alert" className="mb-4 rounded-lg border border-rose-200 bg-rose-50 px-4 py-3 text-sm text-rose-700">
-          {problem}
-        </div>
-      ) : null}
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-3">
         <Card className="grid content-start gap-5 p-6 lg:col-span-2">
           <TextField
             label="Title"
             name="title"
             value={values.title}
+            error={errors.title}
             onChange={(event) => set('title', event.target.value)}
           />
           <TextAreaField
@@ -179,6 +207,7 @@ function AdminBugForm({ bug }: { bug: Bug }) {
             name="description"
             rows={7}
             value={values.description}
+            error={errors.description}
             onChange={(event) => set('description', event.target.value)}
           />
           <TextField
@@ -230,6 +259,11 @@ function AdminBugForm({ bug }: { bug: Bug }) {
               ) : (
                 <p className="text-sm text-slate-500">Unassigned</p>
               )}
+              {errors.assignedTo ? (
+                <p role="alert" className="text-sm text-rose-600">
+                  {errors.assignedTo}
+                </p>
+              ) : null}
               <Button
                 variant="outline"
                 className="w-full"
@@ -316,6 +350,7 @@ function AdminBugForm({ bug }: { bug: Bug }) {
           remove.mutate(bug._id, {
             onSuccess: () => {
               notify.success('Bug deleted successfully');
+              guard.setDirty(false);
               void navigate({ to: '/admin/bugs' });
             },
             onError: () => notify.error('Failed to delete bug'),
@@ -324,6 +359,19 @@ function AdminBugForm({ bug }: { bug: Bug }) {
       >
         Are you sure you want to delete “{bug.title}”? This cannot be undone.
       </ConfirmModal>
+      <StaleEditDialog
+        isOpen={stale}
+        isBusy={update.isPending}
+        onClose={() => setStale(false)}
+        onOverwrite={() => void submit(null, true)}
+        onReload={async () => {
+          setStale(false);
+          await queryClient.refetchQueries({ queryKey: ['bug', bug._id] });
+          guard.setDirty(false);
+          onReloaded();
+        }}
+      />
+      {guard.prompt}
     </form>
   );
 }

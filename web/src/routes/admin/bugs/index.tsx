@@ -1,8 +1,10 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { Plus } from 'lucide-react';
-import { useState } from 'react';
-import { BugCardGrid } from '../../../components/bug-card-grid';
+import { useCallback, useState } from 'react';
+import { BugList } from '../../../components/bug-list/bug-list';
+import { bugListPagesQuery } from '../../../components/bug-list/list-query';
+import { type ListSearch, listApiParams, listSearchFrom } from '../../../components/bug-list/list-search';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { DownloadReportButton } from '../../../components/download-report-button';
 import { PageHeader } from '../../../components/page-header';
@@ -11,28 +13,28 @@ import { buttonClass } from '../../../components/ui/button';
 import { bugTitle } from '../../../lib/format';
 import { useDeleteBug } from '../../../lib/mutations';
 import { notify } from '../../../lib/notify';
-import { bugListQuery } from '../../../lib/queries';
 import { compact, pickOne, teamTabs } from '../../../lib/search';
 import type { Bug as BugType } from '../../../lib/types';
-import { useErrorToast } from '../../../lib/use-error-toast';
 
 export const Route = createFileRoute('/admin/bugs/')({
-  validateSearch: (search: Record<string, unknown>) => compact({ status: pickOne(search.status, teamTabs) }),
-  loaderDeps: ({ search }) => ({ status: search.status }),
-  loader: ({ context, deps }) => {
-    void context.queryClient.prefetchInfiniteQuery(bugListQuery({ status: deps.status ?? '' }));
-  },
+  validateSearch: (search: Record<string, unknown>) =>
+    compact({ status: pickOne(search.status, teamTabs), ...listSearchFrom(search) }),
   component: ManageBugsPage,
 });
 
 function ManageBugsPage() {
-  const { status } = Route.useSearch();
+  const search = Route.useSearch();
+  const { status, ...list } = search;
   const navigate = useNavigate({ from: Route.fullPath });
-  const query = useInfiniteQuery(bugListQuery({ status: status ?? '' }));
-  useErrorToast(query.error, 'Failed to load bugs');
+  const onSearch = useCallback(
+    (patch: Partial<ListSearch>) => void navigate({ search: (prev) => compact({ ...prev, ...patch }) }),
+    [navigate],
+  );
+  // The list's own query (shared cache): its statusSummary counts the unfiltered scope for the tabs.
+  const pages = useInfiniteQuery(bugListPagesQuery('/api/bugs', listApiParams({ ...list, status })));
   const remove = useDeleteBug();
   const [toDelete, setToDelete] = useState<BugType | null>(null);
-  const counts = teamTabCounts(query.data?.pages[0]?.statusSummary);
+  const counts = teamTabCounts(pages.data?.pages[0]?.statusSummary);
 
   return (
     <>
@@ -52,14 +54,21 @@ function ManageBugsPage() {
           </>
         }
       />
-      <TeamStatusTabs status={status} counts={counts} onChange={(search) => void navigate({ search })} />
-      <BugCardGrid
-        query={query}
+      <TeamStatusTabs
+        status={status}
+        counts={counts}
+        onChange={(next) => void navigate({ search: (prev) => compact({ ...prev, status: next.status }) })}
+      />
+      <BugList
+        endpoint="/api/bugs"
         viewAs="admin"
+        status={status}
+        search={list}
+        onSearch={onSearch}
         emptyTitle="No bugs found"
         onOpen={(bug) => void navigate({ to: '/admin/bugs/$bugId', params: { bugId: bug._id } })}
         onDelete={setToDelete}
-        total={counts[status ?? ''] ?? counts['']}
+        bulk
       />
       <ConfirmModal
         isOpen={toDelete !== null}

@@ -1,32 +1,30 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { BugTable } from '../../../components/bug-table';
+import { useCallback } from 'react';
+import { BugList } from '../../../components/bug-list/bug-list';
+import { bugListPagesQuery } from '../../../components/bug-list/list-query';
+import { type ListSearch, listApiParams, listSearchFrom } from '../../../components/bug-list/list-search';
 import { DownloadReportButton } from '../../../components/download-report-button';
-import { LoadMore } from '../../../components/load-more';
 import { PageHeader } from '../../../components/page-header';
 import { TeamStatusTabs, teamTabCounts } from '../../../components/team-status-tabs';
-import { Card } from '../../../components/ui/card';
-import { bugListQuery, flattenPages } from '../../../lib/queries';
 import { compact, pickOne, teamTabs } from '../../../lib/search';
-import { useErrorToast } from '../../../lib/use-error-toast';
 
-/** Every bug, read-only: the admin's list (GET /api/bugs covers all bugs for auditors) as a table. */
+/** Every bug, read-only: the admin's list (GET /api/bugs covers all bugs for auditors), cards or table. */
 export const Route = createFileRoute('/auditor/bugs/')({
-  validateSearch: (search: Record<string, unknown>) => compact({ status: pickOne(search.status, teamTabs) }),
-  loaderDeps: ({ search }) => ({ status: search.status }),
-  loader: ({ context, deps }) => {
-    void context.queryClient.prefetchInfiniteQuery(bugListQuery({ status: deps.status ?? '' }));
-  },
+  validateSearch: (search: Record<string, unknown>) =>
+    compact({ status: pickOne(search.status, teamTabs), ...listSearchFrom(search) }),
   component: AuditorBugsPage,
 });
 
 function AuditorBugsPage() {
-  const { status } = Route.useSearch();
+  const { status, ...list } = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
-  const query = useInfiniteQuery(bugListQuery({ status: status ?? '' }));
-  useErrorToast(query.error, 'Failed to load bugs');
-  const bugs = flattenPages(query.data);
-  const counts = teamTabCounts(query.data?.pages[0]?.statusSummary);
+  const onSearch = useCallback(
+    (patch: Partial<ListSearch>) => void navigate({ search: (prev) => compact({ ...prev, ...patch }) }),
+    [navigate],
+  );
+  const pages = useInfiniteQuery(bugListPagesQuery('/api/bugs', listApiParams({ ...list, status })));
+  const counts = teamTabCounts(pages.data?.pages[0]?.statusSummary);
 
   return (
     <>
@@ -41,23 +39,21 @@ function AuditorBugsPage() {
           />
         }
       />
-      <TeamStatusTabs status={status} counts={counts} onChange={(search) => void navigate({ search })} />
-      <Card>
-        <BugTable
-          bugs={bugs}
-          viewAs="auditor"
-          isLoading={query.isPending}
-          emptyText="No bugs found"
-          onRowClick={(id) => void navigate({ to: '/auditor/bugs/$bugId', params: { bugId: id } })}
-        />
-        <LoadMore
-          hasMore={query.hasNextPage}
-          isLoading={query.isFetchingNextPage}
-          onLoad={() => void query.fetchNextPage()}
-          shown={bugs.length}
-          total={counts[status ?? ''] ?? counts['']}
-        />
-      </Card>
+      <TeamStatusTabs
+        status={status}
+        counts={counts}
+        onChange={(next) => void navigate({ search: (prev) => compact({ ...prev, status: next.status }) })}
+      />
+      <BugList
+        endpoint="/api/bugs"
+        defaultView="table"
+        viewAs="auditor"
+        status={status}
+        search={list}
+        onSearch={onSearch}
+        emptyTitle="No bugs found"
+        onOpen={(bug) => void navigate({ to: '/auditor/bugs/$bugId', params: { bugId: bug._id } })}
+      />
     </>
   );
 }

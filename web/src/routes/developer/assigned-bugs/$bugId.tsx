@@ -1,4 +1,5 @@
-import { bugMessages } from '@bugtrail/domain/vocabulary';
+import { bugMessages, bugStatuses } from '@bugtrail/domain/vocabulary';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, type ErrorComponentProps, Link } from '@tanstack/react-router';
 import { ArrowLeft, RefreshCw } from 'lucide-react';
 import { validateAtSearch } from '../../../components/bug-activity/at-search';
@@ -6,7 +7,13 @@ import { BugDetail } from '../../../components/bug-detail';
 import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
 import { BugLoadError, useLoadedBug } from '../../../components/bug-load-state';
 import { buttonClass } from '../../../components/ui/button';
+import { cx } from '../../../components/ui/cx';
+import { controlClass } from '../../../components/ui/field';
+import { statusLabel } from '../../../lib/format';
+import { toggleChecklistItem, useUpdateChecklist, useUpdateStatus } from '../../../lib/mutations';
 import { bugQuery } from '../../../lib/queries';
+import { profileQuery } from '../../../lib/session';
+import type { BugStatus } from '../../../lib/types';
 
 export const Route = createFileRoute('/developer/assigned-bugs/$bugId')({
   validateSearch: validateAtSearch,
@@ -33,6 +40,9 @@ function AssignedBugError({ error }: ErrorComponentProps) {
 function AssignedBugPage() {
   const { bugId } = Route.useParams();
   const bug = useLoadedBug(bugId);
+  const { data: user } = useQuery(profileQuery());
+  const updateStatus = useUpdateStatus();
+  const updateChecklist = useUpdateChecklist(user ?? { _id: '', name: '' });
   return (
     <>
       <Link
@@ -45,10 +55,38 @@ function AssignedBugPage() {
         bug={bug}
         viewAs="developer"
         showCompletion
+        // Act where you read (issue 16): status and steps change here; the spec's Update Status page still works.
+        onToggleItem={
+          user
+            ? (index) =>
+                updateChecklist.mutate({
+                  id: bug._id,
+                  checklist: toggleChecklistItem(bug.checklist, index, user, new Date()),
+                })
+            : undefined
+        }
         actions={
-          <Link to="/developer/update-bugs" search={{ open: bug._id }} className={buttonClass('secondary')}>
-            <RefreshCw className="size-4" /> Update Status
-          </Link>
+          <>
+            <label className="flex items-center gap-2 text-sm text-slate-600">
+              <span>Status</span>
+              <select
+                aria-label="Change status"
+                value={bug.status}
+                disabled={updateStatus.isPending}
+                onChange={(event) => updateStatus.mutate({ id: bug._id, status: event.target.value as BugStatus })}
+                className={cx(controlClass(), 'h-10 w-40')}
+              >
+                {bugStatuses.map((status) => (
+                  <option key={status} value={status}>
+                    {statusLabel(status, 'developer')}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <Link to="/developer/update-bugs" search={{ open: bug._id }} className={buttonClass('secondary')}>
+              <RefreshCw className="size-4" /> Update Status
+            </Link>
+          </>
         }
       />
     </>

@@ -1,82 +1,59 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { Search } from 'lucide-react';
-import { useEffect, useState } from 'react';
-import { BugCardGrid } from '../../../components/bug-card-grid';
+import { useCallback } from 'react';
+import { BugList } from '../../../components/bug-list/bug-list';
+import { type ListSearch, listSearchFrom } from '../../../components/bug-list/list-search';
 import { PageHeader } from '../../../components/page-header';
+import { cx } from '../../../components/ui/cx';
 import { controlClass } from '../../../components/ui/field';
-import { bugListQuery } from '../../../lib/queries';
-import { compact, pickOne, pickText, teamTabs } from '../../../lib/search';
-import { useDebounced } from '../../../lib/use-debounced';
-import { useErrorToast } from '../../../lib/use-error-toast';
+import { compact, pickOne, teamTabs } from '../../../lib/search';
 
 export const Route = createFileRoute('/developer/assigned-bugs/')({
   validateSearch: (search: Record<string, unknown>) =>
-    compact({ status: pickOne(search.status, teamTabs), q: pickText(search.q) }),
-  loaderDeps: ({ search }) => ({ status: search.status, q: search.q }),
-  loader: ({ context, deps }) => {
-    void context.queryClient.prefetchInfiniteQuery(bugListQuery({ status: deps.status ?? '', q: deps.q ?? '' }));
-  },
+    compact({ status: pickOne(search.status, teamTabs), ...listSearchFrom(search) }),
   component: AssignedBugsPage,
 });
 
 /** The developer's scope on GET /api/bugs is exactly the bugs assigned to them, paged. */
 function AssignedBugsPage() {
-  const { status, q } = Route.useSearch();
+  const { status, ...list } = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
-  const [text, setText] = useState(q ?? '');
-  const debounced = useDebounced(text.trim(), 250);
-  useEffect(() => {
-    if ((q ?? '') !== debounced)
-      void navigate({ search: (prev) => compact({ ...prev, q: debounced || undefined }), replace: true });
-  }, [debounced, q, navigate]);
-  const query = useInfiniteQuery(bugListQuery({ status: status ?? '', q: q ?? '' }));
-  useErrorToast(query.error, 'Failed to load assigned bugs', { preferServer: true });
+  const onSearch = useCallback(
+    (patch: Partial<ListSearch>) => void navigate({ search: (prev) => compact({ ...prev, ...patch }), replace: true }),
+    [navigate],
+  );
   return (
     <>
       <PageHeader title="Assigned Bugs" subtitle="Bugs assigned to you." />
-      <div className="mb-6 flex flex-col gap-3 sm:flex-row">
-        <div className="relative flex-1">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
-            aria-hidden="true"
-          />
-          <label htmlFor="bug-search" className="sr-only">
-            Search bugs
-          </label>
-          <input
-            id="bug-search"
-            type="search"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            placeholder="Search by title or description"
-            className={`${controlClass()} h-10 pl-9`}
-          />
-        </div>
-        <label htmlFor="status-filter" className="sr-only">
-          Status
-        </label>
-        <select
-          id="status-filter"
-          value={status ?? ''}
-          onChange={(event) =>
-            void navigate({ search: (prev) => compact({ ...prev, status: pickOne(event.target.value, teamTabs) }) })
-          }
-          className={`${controlClass()} h-10 sm:w-48`}
-        >
-          <option value="">All statuses</option>
-          {teamTabs.map((tab) => (
-            <option key={tab} value={tab}>
-              {tab}
-            </option>
-          ))}
-        </select>
-      </div>
-      <BugCardGrid
-        query={query}
+      <BugList
+        endpoint="/api/bugs"
         viewAs="developer"
+        status={status}
+        search={list}
+        onSearch={onSearch}
+        showAssignee={false}
+        failure="Failed to load assigned bugs"
         emptyTitle="No bugs assigned to you"
         onOpen={(bug) => void navigate({ to: '/developer/assigned-bugs/$bugId', params: { bugId: bug._id } })}
+        filters={
+          <label className="min-w-0">
+            <span className="sr-only">Status</span>
+            <select
+              aria-label="Status"
+              value={status ?? ''}
+              onChange={(event) =>
+                void navigate({ search: (prev) => compact({ ...prev, status: pickOne(event.target.value, teamTabs) }) })
+              }
+              className={cx(controlClass(), 'h-9 w-full sm:w-40', status && 'border-brand-400')}
+            >
+              <option value="">All statuses</option>
+              {teamTabs.map((tab) => (
+                <option key={tab} value={tab}>
+                  {tab}
+                </option>
+              ))}
+            </select>
+          </label>
+        }
       />
     </>
   );

@@ -1,0 +1,176 @@
+import { format } from 'date-fns';
+import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
+import { assigneeNames, bugTitle, formatTableDate } from '../../lib/format';
+import type { Bug, Role } from '../../lib/types';
+import { PriorityBadge, SeverityBadge, StatusBadge } from '../ui/badge';
+import { cx } from '../ui/cx';
+import { isOverdue, nextSort, type SortColumn } from './list-search';
+
+type Column = { key: SortColumn; label: string; className: string };
+
+/** Widths fit 1280 px with the sidebar (no sideways scroll); lesser columns drop out on narrow boxes. */
+const columns: Column[] = [
+  { key: 'number', label: '#', className: 'w-14' },
+  { key: 'title', label: 'Title', className: '' },
+  { key: 'status', label: 'Status', className: 'w-28 @lg:w-32' },
+  { key: 'priority', label: 'Priority', className: 'hidden w-24 @2xl:table-cell' },
+  { key: 'severity', label: 'Severity', className: 'hidden w-24 @3xl:table-cell' },
+  { key: 'assignees', label: 'Assignees', className: 'hidden w-32 @4xl:table-cell' },
+  { key: 'due', label: 'Due', className: 'hidden w-24 @lg:table-cell' },
+  { key: 'updated', label: 'Updated', className: 'hidden w-24 @5xl:table-cell' },
+];
+
+/** "24 Nov", or "24 Nov 2025" outside this year: fits a narrow column on one line. */
+function shortDate(value: string): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '—';
+  return format(date, date.getFullYear() === new Date().getFullYear() ? 'd MMM' : 'd MMM yyyy');
+}
+
+/**
+ * The dense view of a bug list: sortable column headers (the order lives in the URL),
+ * an active row the keyboard moves (j/k, Enter opens, x selects) and, for admins, a
+ * selection for bulk actions. Overdue due dates are red and say so.
+ */
+export function BugDataTable({
+  bugs,
+  viewAs,
+  sort,
+  onSort,
+  activeId,
+  onActivate,
+  onOpen,
+  selected,
+  onToggle,
+  onToggleAll,
+}: {
+  bugs: Bug[];
+  viewAs: Role;
+  sort: string | undefined;
+  onSort: (sort: string | undefined) => void;
+  activeId: string | null;
+  onActivate: (id: string) => void;
+  onOpen: (bug: Bug) => void;
+  selected?: ReadonlySet<string> | undefined;
+  onToggle?: ((id: string) => void) | undefined;
+  onToggleAll?: (() => void) | undefined;
+}) {
+  const selectable = selected !== undefined && onToggle !== undefined;
+  const allSelected = selectable && bugs.length > 0 && bugs.every((b) => selected.has(b._id));
+  return (
+    <div className="@container">
+      <table className="w-full table-fixed text-left text-sm">
+        <thead className="border-b border-slate-200 bg-slate-50/70 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+          <tr>
+            {selectable ? (
+              <th scope="col" className="w-10 py-2 pl-4">
+                <input
+                  type="checkbox"
+                  aria-label="Select all shown bugs"
+                  checked={allSelected}
+                  onChange={onToggleAll}
+                  className="size-4 accent-brand-600"
+                />
+              </th>
+            ) : null}
+            {columns.map((column) => {
+              const direction = sort === column.key ? 'ascending' : sort === `-${column.key}` ? 'descending' : null;
+              const Icon = direction === 'ascending' ? ArrowUp : direction === 'descending' ? ArrowDown : ArrowUpDown;
+              return (
+                <th
+                  key={column.key}
+                  scope="col"
+                  aria-sort={direction ?? 'none'}
+                  className={cx('px-3 py-2', column.className)}
+                >
+                  <button
+                    type="button"
+                    onClick={() => onSort(nextSort(sort, column.key))}
+                    className="inline-flex items-center gap-1 rounded uppercase hover:text-slate-900"
+                  >
+                    {column.label}
+                    <span className="sr-only">, sort</span>
+                    <Icon
+                      className={cx('size-3', direction ? 'text-brand-600' : 'text-slate-300')}
+                      aria-hidden="true"
+                    />
+                  </button>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {bugs.map((bug) => {
+            const active = bug._id === activeId;
+            const overdue = isOverdue(bug);
+            return (
+              <tr
+                key={bug._id}
+                data-bug-row={bug._id}
+                data-active={active || undefined}
+                aria-selected={selectable ? selected.has(bug._id) : undefined}
+                tabIndex={active ? 0 : -1}
+                onFocus={() => onActivate(bug._id)}
+                onClick={() => onOpen(bug)}
+                className={cx(
+                  'cursor-pointer outline-none hover:bg-slate-50 focus-visible:bg-brand-50/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-500',
+                  active && 'bg-brand-50/60 shadow-[inset_3px_0_0_var(--color-brand-500)]',
+                )}
+              >
+                {selectable ? (
+                  <td className="py-2 pl-4">
+                    <input
+                      type="checkbox"
+                      aria-label={`Select #${bug.number ?? ''} ${bugTitle(bug)}`}
+                      checked={selected.has(bug._id)}
+                      onClick={(event) => event.stopPropagation()}
+                      onChange={() => onToggle(bug._id)}
+                      className="size-4 accent-brand-600"
+                    />
+                  </td>
+                ) : null}
+                <td className="px-3 py-2 font-mono text-xs text-slate-500 tabular-nums">
+                  {bug.number ? `#${bug.number}` : '—'}
+                </td>
+                <td className="truncate px-3 py-2 font-medium text-slate-900" title={bugTitle(bug)}>
+                  {bugTitle(bug)}
+                </td>
+                <td className="px-3 py-2">
+                  <StatusBadge status={bug.status} viewAs={viewAs} />
+                </td>
+                <td className="hidden px-3 py-2 @2xl:table-cell">
+                  <PriorityBadge priority={bug.priority} />
+                </td>
+                <td className="hidden px-3 py-2 @3xl:table-cell">
+                  <SeverityBadge severity={bug.severity} />
+                </td>
+                <td
+                  className="hidden truncate px-3 py-2 text-slate-600 @3xl:table-cell"
+                  title={assigneeNames(bug.assignedTo)}
+                >
+                  {assigneeNames(bug.assignedTo)}
+                </td>
+                <td
+                  className={cx(
+                    'hidden px-3 py-2 @lg:table-cell',
+                    overdue ? 'font-medium text-rose-700' : 'text-slate-600',
+                  )}
+                >
+                  {bug.dueDate ? shortDate(bug.dueDate) : '—'}
+                  {overdue ? <span className="block text-xs">Overdue</span> : null}
+                </td>
+                <td
+                  className="hidden px-3 py-2 whitespace-nowrap text-slate-600 @5xl:table-cell"
+                  title={formatTableDate(bug.updatedAt ?? bug.createdAt)}
+                >
+                  {shortDate(bug.updatedAt ?? bug.createdAt)}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

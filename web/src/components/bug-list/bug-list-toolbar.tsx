@@ -1,0 +1,279 @@
+import { useQuery } from '@tanstack/react-query';
+import { Bookmark, LayoutGrid, Search, Table2, X } from 'lucide-react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { teamQuery } from '../../lib/queries';
+import { useDebounced } from '../../lib/use-debounced';
+import { Button } from '../ui/button';
+import { cx } from '../ui/cx';
+import { controlClass } from '../ui/field';
+import { hasFilters, type ListSearch, type ListView } from './list-search';
+
+const sortLabels: [string, string][] = [
+  ['', 'Newest first'],
+  ['created', 'Oldest first'],
+  ['-updated', 'Recently updated'],
+  ['-number', 'Number, high to low'],
+  ['number', 'Number, low to high'],
+  ['title', 'Title, A to Z'],
+  ['-priority', 'Priority, high first'],
+  ['-severity', 'Severity, worst first'],
+  ['due', 'Due date, soonest first'],
+  ['status', 'Status'],
+  ['assignees', 'Assignee, A to Z'],
+];
+
+const selectClass = cx(controlClass(), 'h-9 w-full sm:w-auto');
+
+/**
+ * The controls above a list: text search, filters, the order (for the cards; the table
+ * sorts from its headers too), the cards/table switch and "Save view". Every change is
+ * a new URL, so the browser's back button and a shared link show the same list.
+ */
+export function BugListToolbar({
+  search,
+  view,
+  onChange,
+  onView,
+  onSaveView,
+  showAssignee,
+  showReporter,
+  before,
+}: {
+  search: ListSearch;
+  view: ListView;
+  onChange: (next: Partial<ListSearch>) => void;
+  onView: (view: ListView) => void;
+  onSaveView?: (() => void) | undefined;
+  showAssignee: boolean;
+  showReporter: boolean;
+  /** A page's own filter (the developer's status select), first in the filter row. */
+  before?: ReactNode;
+}) {
+  const team = useQuery({ ...teamQuery(), enabled: showAssignee || showReporter, staleTime: 60_000 });
+  const people = team.data ?? [];
+  const developers = people.filter((p) => p.role === 'developer');
+  const reporters = people.filter((p) => p.role === 'tester' || p.role === 'admin');
+  const [text, setText] = useUrlText(search.q ?? '', (q) => onChange({ q: q || undefined }), 250);
+
+  return (
+    <div className="mb-4 flex flex-col gap-3">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+        <div className="relative min-w-0 flex-1">
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+            aria-hidden="true"
+          />
+          <label htmlFor="bug-search" className="sr-only">
+            Search bugs
+          </label>
+          <input
+            id="bug-search"
+            type="search"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            placeholder="Search by title or description, or #42"
+            className={cx(controlClass(), 'h-9 pl-9')}
+          />
+        </div>
+        <div className="flex gap-2">
+          <fieldset className="inline-flex rounded-lg ring-1 ring-slate-200">
+            <legend className="sr-only">View</legend>
+            <button
+              type="button"
+              aria-pressed={view === 'cards'}
+              onClick={() => onView('cards')}
+              className={cx(
+                'inline-flex h-9 items-center gap-1.5 rounded-l-lg px-3 text-sm',
+                view === 'cards'
+                  ? 'bg-brand-50 font-medium text-brand-700'
+                  : 'bg-white text-slate-600 hover:bg-slate-50',
+              )}
+            >
+              <LayoutGrid className="size-4" aria-hidden="true" /> Cards
+            </button>
+            <button
+              type="button"
+              aria-pressed={view === 'table'}
+              onClick={() => onView('table')}
+              className={cx(
+                'inline-flex h-9 items-center gap-1.5 rounded-r-lg px-3 text-sm',
+                view === 'table'
+                  ? 'bg-brand-50 font-medium text-brand-700'
+                  : 'bg-white text-slate-600 hover:bg-slate-50',
+              )}
+            >
+              <Table2 className="size-4" aria-hidden="true" /> Table
+            </button>
+          </fieldset>
+          {onSaveView ? (
+            <Button
+              variant="secondary"
+              size="sm"
+              className="h-9"
+              onClick={onSaveView}
+              icon={<Bookmark className="size-4" />}
+            >
+              Save view
+            </Button>
+          ) : null}
+        </div>
+      </div>
+      <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap sm:items-center">
+        {before}
+        <FilterSelect
+          label="Priority"
+          value={search.priority ?? ''}
+          onChange={(v) => onChange({ priority: v || undefined })}
+          options={[
+            ['', 'Any priority'],
+            ['High', 'High'],
+            ['Medium', 'Medium'],
+            ['Low', 'Low'],
+          ]}
+        />
+        <FilterSelect
+          label="Severity"
+          value={search.severity ?? ''}
+          onChange={(v) => onChange({ severity: v || undefined })}
+          options={[
+            ['', 'Any severity'],
+            ['Critical', 'Critical'],
+            ['Major', 'Major'],
+            ['Minor', 'Minor'],
+          ]}
+        />
+        {showAssignee ? (
+          <FilterSelect
+            label="Assignee"
+            value={search.assignee ?? ''}
+            onChange={(v) => onChange({ assignee: v || undefined })}
+            options={[
+              ['', 'Any assignee'],
+              ['none', 'Unassigned'],
+              ...developers.map((d): [string, string] => [d._id, d.name]),
+            ]}
+          />
+        ) : null}
+        {showReporter ? (
+          <FilterSelect
+            label="Reporter"
+            value={search.reporter ?? ''}
+            onChange={(v) => onChange({ reporter: v || undefined })}
+            options={[['', 'Any reporter'], ...reporters.map((r): [string, string] => [r._id, r.name])]}
+          />
+        ) : null}
+        <FilterSelect
+          label="Due"
+          value={search.due ?? ''}
+          onChange={(v) => onChange({ due: (v || undefined) as ListSearch['due'] })}
+          options={[
+            ['', 'Any due date'],
+            ['overdue', 'Overdue'],
+            ['week', 'Due this week'],
+            ['none', 'No due date'],
+          ]}
+        />
+        <ModuleFilter value={search.module ?? ''} onChange={(v) => onChange({ module: v || undefined })} />
+        <FilterSelect
+          label="Sort"
+          value={search.sort ?? ''}
+          onChange={(v) => onChange({ sort: v || undefined })}
+          options={sortLabels}
+        />
+        {hasFilters(search) ? (
+          <Button
+            variant="ghost"
+            size="sm"
+            className="h-9"
+            icon={<X className="size-4" />}
+            onClick={() =>
+              onChange({
+                q: undefined,
+                priority: undefined,
+                severity: undefined,
+                assignee: undefined,
+                reporter: undefined,
+                module: undefined,
+                due: undefined,
+              })
+            }
+          >
+            Clear filters
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function FilterSelect({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: [string, string][];
+}) {
+  const known = options.some(([v]) => v === value);
+  return (
+    <label className="flex min-w-0 flex-col text-xs font-medium text-slate-500 sm:w-auto">
+      <span className="sr-only">{label}</span>
+      <select
+        aria-label={label}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        className={cx(selectClass, value && 'border-brand-400 text-brand-800')}
+      >
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+        {known ? null : <option value={value}>{value}</option>}
+      </select>
+    </label>
+  );
+}
+
+function ModuleFilter({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const [text, setText] = useUrlText(value, onChange, 300);
+  return (
+    <label className="min-w-0">
+      <span className="sr-only">Module</span>
+      <input
+        aria-label="Module"
+        value={text}
+        maxLength={50}
+        onChange={(event) => setText(event.target.value)}
+        placeholder="Module"
+        className={cx(controlClass(), 'h-9 sm:w-32', value && 'border-brand-400')}
+      />
+    </label>
+  );
+}
+
+/**
+ * A text box that writes to the URL once typing pauses, and follows the URL when it
+ * changes from elsewhere (back, "Clear filters", a saved view) without writing it back.
+ */
+function useUrlText(value: string, onCommit: (text: string) => void, delayMs: number) {
+  const [text, setText] = useState(value);
+  const debounced = useDebounced(text.trim(), delayMs);
+  const last = useRef(value);
+  const commit = useRef(onCommit);
+  commit.current = onCommit;
+  useEffect(() => {
+    if (debounced === last.current) return;
+    last.current = debounced;
+    commit.current(debounced);
+  }, [debounced]);
+  useEffect(() => {
+    if (value === last.current) return;
+    last.current = value;
+    setText(value);
+  }, [value]);
+  return [text, setText] as const;
+}
