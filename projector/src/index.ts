@@ -12,6 +12,9 @@ export type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/ch
 export { flowProjection } from './flow/flow.projection.js';
 export * from './flow/flow.queries.js';
 export type { BugChangesTable, BugIntervalsTable, FlowBugsTable, IntervalField } from './flow/flow.tables.js';
+export { inviteCodesTopic, invitesProjection } from './invites/invites.projection.js';
+export * from './invites/invites.queries.js';
+export type { InviteCodesTable } from './invites/invites.tables.js';
 export { allProjections } from './projections.js';
 export { projectorMigrations } from './runtime/migrations.js';
 export type { Projection, ProjectionContext } from './runtime/projection.js';

@@ -1,6 +1,7 @@
 import { bugsProjection } from './bugs/bugs.projection.js';
 import { chatsProjection } from './chats/chats.projection.js';
 import { flowProjection } from './flow/flow.projection.js';
+import { invitesProjection } from './invites/invites.projection.js';
 import type { Projection } from './runtime/projection.js';
 import { usersProjection } from './users/users.projection.js';
 import { viewsProjection } from './views/views.projection.js';
@@ -12,4 +13,5 @@ export const allProjections: readonly Projection[] = [
   chatsProjection,
   flowProjection,
   viewsProjection,
+  invitesProjection,
 ];

@@ -1,6 +1,7 @@
 import type { BugCountersTable, BugsTable, BugUsersTable } from './bugs/bugs.tables.js';
 import type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/chats.tables.js';
 import type { BugChangesTable, BugIntervalsTable, FlowBugsTable } from './flow/flow.tables.js';
+import type { InviteCodesTable } from './invites/invites.tables.js';
 import type { UsersTable } from './users/users.tables.js';
 import type { SavedViewsTable } from './views/views.tables.js';
 
@@ -21,4 +22,5 @@ export interface ReadModelDb {
   bug_intervals: BugIntervalsTable;
   bug_changes: BugChangesTable;
   saved_views: SavedViewsTable;
+  invite_codes: InviteCodesTable;
 }

@@ -15,6 +15,7 @@ import { createChatRoutes } from './chats/chats.routes.js';
 import type { WriteApiDeps } from './deps.js';
 import { idempotency } from './idempotency.js';
 import { createUploadRoutes } from './uploads/uploads.routes.js';
+import { createPasswordResetRoutes, createPeopleRoutes } from './users/people.routes.js';
 import { createUserRoutes } from './users/users.routes.js';
 import { createViewRoutes } from './views/views.routes.js';
 
@@ -38,6 +39,8 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.route('/api/auth', createAuthRoutes(deps));
   app.route('/api/auth', createUploadRoutes(deps));
   app.route('/api/auth/mfa', createMfaRoutes(deps));
+  app.route('/api/auth', createPasswordResetRoutes(deps, null));
+  app.route('/api/users', createPeopleRoutes(deps));
   app.route('/api/users', createUserRoutes(deps));
   app.route('/api/bugs', createBugRoutes(deps));
   app.route('/api/views', createViewRoutes(deps));

@@ -1,5 +1,5 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
-import { assertNever, type Command, type Decider, type Role } from '../core/event.js';
+import { type Actor, assertNever, type Command, type Decider, type Role } from '../core/event.js';
 import { rolePermissions } from './permissions.js';
 import type { ProfileUpdated, UserEvent, UserState } from './user.js';
 import { evolveUser, initialUserState } from './user.js';
@@ -8,7 +8,7 @@ import { isValidEmail, normaliseEmail, resolveRole } from './validation.js';
 
 export type RegisterUser = Command<
   'RegisterUser',
-  { userId: string; name: string; email: string; role: Role; profileImageURL: string | null }
+  { userId: string; name: string; email: string; role: Role; profileImageURL: string | null; inviteCodeId?: string }
 >;
 export type UpdateProfile = Command<
   'UpdateProfile',
@@ -19,7 +19,24 @@ export type UpdateProfile = Command<
  * them when it decides (its credentials table, rows locked), so the last one cannot go.
  */
 export type ChangeRole = Command<'ChangeRole', { userId: string; role: string; adminIds: readonly string[] }>;
-export type UserCommand = RegisterUser | UpdateProfile | ChangeRole;
+/**
+ * An admin deactivates someone (api.md "People"). `adminIds` are the active admins as the
+ * write side knows them when it decides (rows locked), so the last one cannot go.
+ */
+export type DeactivateUser = Command<'DeactivateUser', { userId: string; adminIds: readonly string[] }>;
+export type ReactivateUser = Command<'ReactivateUser', { userId: string }>;
+/** A one-time reset link was made: by an admin for someone, or by mail at the person's request (no actor). */
+export type RequestPasswordReset = Command<
+  'RequestPasswordReset',
+  { userId: string; expiresAt: string; byEmail: boolean }
+>;
+export type UserCommand =
+  | RegisterUser
+  | UpdateProfile
+  | ChangeRole
+  | DeactivateUser
+  | ReactivateUser
+  | RequestPasswordReset;
 
 function register(command: RegisterUser, state: UserState): UserEvent[] {
   if (state.status !== 'empty') throw new ConflictError(userMessages.userExists);
@@ -33,6 +50,7 @@ function register(command: RegisterUser, state: UserState): UserEvent[] {
         email: normaliseEmail(d.email),
         role: d.role,
         profileImageURL: d.profileImageURL,
+        ...(d.inviteCodeId ? { inviteCodeId: d.inviteCodeId } : {}),
       },
     },
   ];
@@ -83,6 +101,39 @@ function changeRole(command: ChangeRole, state: UserState): UserEvent[] {
   return [{ type: 'UserRoleChanged', data: { userId: state.id, from: state.role, to: role } }];
 }
 
+function requireAdmin(command: { metadata: { actor: Actor | null } }, adminIds?: readonly string[]): void {
+  const actor = command.metadata.actor;
+  // The token's role may predate a demotion still in flight: where the write side knows the admins, the caller must be one now.
+  if (actor?.role !== 'admin' || (adminIds && !adminIds.includes(actor.id))) {
+    throw new ForbiddenError(userMessages.cannotManageUsers);
+  }
+}
+
+function deactivate(command: DeactivateUser, state: UserState): UserEvent[] {
+  requireAdmin(command, command.data.adminIds);
+  if (state.status !== 'registered') throw new NotFoundError('User not found');
+  if (state.deactivated) return [];
+  if (state.role === 'admin' && !command.data.adminIds.some((id) => id !== state.id)) {
+    throw new ConflictError(userMessages.lastAdmin);
+  }
+  return [{ type: 'UserDeactivated', data: { userId: state.id } }];
+}
+
+function reactivate(command: ReactivateUser, state: UserState): UserEvent[] {
+  requireAdmin(command);
+  if (state.status !== 'registered') throw new NotFoundError('User not found');
+  if (!state.deactivated) return [];
+  return [{ type: 'UserReactivated', data: { userId: state.id } }];
+}
+
+function requestPasswordReset(command: RequestPasswordReset, state: UserState): UserEvent[] {
+  if (!command.data.byEmail) requireAdmin(command);
+  if (state.status !== 'registered') throw new NotFoundError('User not found');
+  if (state.deactivated) throw new ConflictError(userMessages.deactivated);
+  const { expiresAt, byEmail } = command.data;
+  return [{ type: 'PasswordResetRequested', data: { userId: state.id, expiresAt, byEmail } }];
+}
+
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
     case 'RegisterUser':
@@ -91,6 +142,12 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return updateProfile(command, state);
     case 'ChangeRole':
       return changeRole(command, state);
+    case 'DeactivateUser':
+      return deactivate(command, state);
+    case 'ReactivateUser':
+      return reactivate(command, state);
+    case 'RequestPasswordReset':
+      return requestPasswordReset(command, state);
     default:
       return assertNever(command);
   }

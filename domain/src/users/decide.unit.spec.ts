@@ -115,3 +115,77 @@ describe('the auditor role', () => {
       .then([{ type: 'ProfileUpdated', data: { userId: 'aud-1', name: 'Audra' } }]);
   });
 });
+
+describe('DeactivateUser and ReactivateUser', () => {
+  const deactivate = (userId: string, adminIds: string[], actor: Actor | null = admin) =>
+    ({ type: 'DeactivateUser', data: { userId, adminIds }, metadata: { actor, now } }) as const;
+  const reactivate = (userId: string, actor: Actor | null = admin) =>
+    ({ type: 'ReactivateUser', data: { userId }, metadata: { actor, now } }) as const;
+  const deactivated: UserEvent = { type: 'UserDeactivated', data: { userId: 'u1' } };
+
+  it('deactivates once, and reactivates once', () => {
+    given(registered('u1', 'developer'))
+      .when(deactivate('u1', ['admin-1']))
+      .then([deactivated]);
+    given(registered('u1', 'developer'), deactivated)
+      .when(deactivate('u1', ['admin-1']))
+      .thenNothing();
+    given(registered('u1', 'developer'), deactivated)
+      .when(reactivate('u1'))
+      .then([{ type: 'UserReactivated', data: { userId: 'u1' } }]);
+    given(registered('u1', 'developer')).when(reactivate('u1')).thenNothing();
+  });
+
+  it('keeps the last active admin, and lets an admin go while another remains', () => {
+    given(registered('admin-1', 'admin'))
+      .when(deactivate('admin-1', ['admin-1']))
+      .thenThrows('conflict', userMessages.lastAdmin);
+    given(registered('admin-1', 'admin'))
+      .when(deactivate('admin-1', ['admin-1', 'admin-2']))
+      .then([{ type: 'UserDeactivated', data: { userId: 'admin-1' } }]);
+  });
+
+  it('refuses anyone but a current admin, and an unknown user', () => {
+    for (const actor of [auditor, { id: 't1', role: 'tester' } as Actor, null]) {
+      given(registered('u1', 'developer'))
+        .when(deactivate('u1', ['admin-1'], actor))
+        .thenThrows('forbidden', userMessages.cannotManageUsers);
+    }
+    // An admin token whose owner was demoted meanwhile.
+    given(registered('u1', 'developer'))
+      .when(deactivate('u1', ['admin-2']))
+      .thenThrows('forbidden', userMessages.cannotManageUsers);
+    given()
+      .when(deactivate('u1', ['admin-1']))
+      .thenThrows('not_found', 'User not found');
+  });
+});
+
+describe('RequestPasswordReset', () => {
+  const request = (byEmail: boolean, actor: Actor | null) =>
+    ({
+      type: 'RequestPasswordReset',
+      data: { userId: 'u1', expiresAt: '2026-03-02T09:00:00.000Z', byEmail },
+      metadata: { actor, now },
+    }) as const;
+
+  it('records that a link exists (never the token), by an admin or by mail', () => {
+    const event: UserEvent = {
+      type: 'PasswordResetRequested',
+      data: { userId: 'u1', expiresAt: '2026-03-02T09:00:00.000Z', byEmail: false },
+    };
+    given(registered('u1', 'tester')).when(request(false, admin)).then([event]);
+    given(registered('u1', 'tester'))
+      .when(request(true, null))
+      .then([{ ...event, data: { ...event.data, byEmail: true } }] as UserEvent[]);
+  });
+
+  it('refuses a non-admin link and a deactivated user', () => {
+    given(registered('u1', 'tester'))
+      .when(request(false, { id: 'u2', role: 'developer' }))
+      .thenThrows('forbidden', userMessages.cannotManageUsers);
+    given(registered('u1', 'tester'), { type: 'UserDeactivated', data: { userId: 'u1' } })
+      .when(request(false, admin))
+      .thenThrows('conflict', userMessages.deactivated);
+  });
+});

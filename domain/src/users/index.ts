@@ -1,14 +1,29 @@
 import { registerEvents } from '../core/registry.js';
-import { passwordChangedData, profileUpdatedData, userRegisteredData, userRoleChangedData } from './user.schemas.js';
+import { inviteCodeMintedData, inviteCodeRevokedData } from './invites.js';
+import {
+  passwordChangedData,
+  passwordResetRequestedData,
+  profileUpdatedData,
+  userDeactivatedData,
+  userReactivatedData,
+  userRegisteredData,
+  userRoleChangedData,
+} from './user.schemas.js';
 
 registerEvents({
   UserRegistered: { version: 1, data: userRegisteredData },
   ProfileUpdated: { version: 1, data: profileUpdatedData },
   PasswordChanged: { version: 1, data: passwordChangedData },
   UserRoleChanged: { version: 1, data: userRoleChangedData },
+  UserDeactivated: { version: 1, data: userDeactivatedData },
+  UserReactivated: { version: 1, data: userReactivatedData },
+  PasswordResetRequested: { version: 1, data: passwordResetRequestedData },
+  InviteCodeMinted: { version: 1, data: inviteCodeMintedData },
+  InviteCodeRevoked: { version: 1, data: inviteCodeRevokedData },
 });
 
 export * from './decide.js';
+export * from './invites.js';
 export * from './permissions.js';
 export * from './user.js';
 export * from './user.schemas.js';

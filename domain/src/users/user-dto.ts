@@ -8,6 +8,8 @@ export type UserDto = {
   role?: Role;
   profileImageURL: string | null;
   profileImageUrl: string | null;
+  /** `true` for someone an admin deactivated (api.md "People"); absent for everyone else. */
+  deactivated?: true;
 };
 
 export function toUserDto(user: {
@@ -16,6 +18,7 @@ export function toUserDto(user: {
   email?: string;
   role?: Role;
   profileImageURL: string | null;
+  deactivated?: boolean;
 }): UserDto {
   return {
     _id: user.id,
@@ -24,5 +27,6 @@ export function toUserDto(user: {
     ...(user.role === undefined ? {} : { role: user.role }),
     profileImageURL: user.profileImageURL,
     profileImageUrl: user.profileImageURL,
+    ...(user.deactivated ? { deactivated: true as const } : {}),
   };
 }

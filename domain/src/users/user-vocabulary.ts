@@ -38,6 +38,12 @@ export const userMessages = {
   lastAdmin: 'At least one admin must remain',
   cannotChangeRoles: 'Only an admin can change roles',
   readOnlyRole: 'Auditors can read everything but change nothing',
+  deactivated: 'Your account has been deactivated',
+  cannotManageUsers: 'Only an admin can deactivate or reactivate users',
+  resetLinkInvalid: 'This reset link is invalid or has expired',
+  resetRequested: 'If an account exists for this email, a reset link has been sent to it',
+  resetNotMailed: 'Email is not set up here: ask an admin for a reset link',
+  passwordReset: 'Your password has been reset. Please log in.',
 } as const;
 
 /** The basic email pattern the spec's forms use. */

@@ -13,6 +13,8 @@ export const userRegisteredData = z.object({
   email: z.string().regex(emailPattern),
   role: roleSchema,
   profileImageURL: z.string().max(2048).nullable(),
+  /** The minted admin invite code this signup used (absent for the bootstrap code and other roles). */
+  inviteCodeId: z.string().min(1).optional(),
 });
 export type UserRegisteredData = z.infer<typeof userRegisteredData>;
 
@@ -30,3 +32,20 @@ export type PasswordChangedData = z.infer<typeof passwordChangedData>;
 /** An admin changed someone's role (api.md "The auditor role"). */
 export const userRoleChangedData = z.object({ userId: z.string().min(1), from: roleSchema, to: roleSchema });
 export type UserRoleChangedData = z.infer<typeof userRoleChangedData>;
+
+/** An admin deactivated or reactivated someone (api.md "People"); the person stays in every list and history. */
+export const userDeactivatedData = z.object({ userId: z.string().min(1) });
+export type UserDeactivatedData = z.infer<typeof userDeactivatedData>;
+export const userReactivatedData = z.object({ userId: z.string().min(1) });
+export type UserReactivatedData = z.infer<typeof userReactivatedData>;
+
+/**
+ * An admin made a one-time password-reset link for someone, or the person asked for one
+ * by mail (`byEmail`). The token is never in the event: only that a link exists, and until when.
+ */
+export const passwordResetRequestedData = z.object({
+  userId: z.string().min(1),
+  expiresAt: z.string().min(1),
+  byEmail: z.boolean(),
+});
+export type PasswordResetRequestedData = z.infer<typeof passwordResetRequestedData>;

@@ -1,7 +1,10 @@
 import type { Event, Role } from '../core/event.js';
 import type {
   PasswordChangedData,
+  PasswordResetRequestedData,
   ProfileUpdatedData,
+  UserDeactivatedData,
+  UserReactivatedData,
   UserRegisteredData,
   UserRoleChangedData,
 } from './user.schemas.js';
@@ -10,7 +13,17 @@ export type UserRegistered = Event<'UserRegistered', UserRegisteredData>;
 export type ProfileUpdated = Event<'ProfileUpdated', ProfileUpdatedData>;
 export type PasswordChanged = Event<'PasswordChanged', PasswordChangedData>;
 export type UserRoleChanged = Event<'UserRoleChanged', UserRoleChangedData>;
-export type UserEvent = UserRegistered | ProfileUpdated | PasswordChanged | UserRoleChanged;
+export type UserDeactivated = Event<'UserDeactivated', UserDeactivatedData>;
+export type UserReactivated = Event<'UserReactivated', UserReactivatedData>;
+export type PasswordResetRequested = Event<'PasswordResetRequested', PasswordResetRequestedData>;
+export type UserEvent =
+  | UserRegistered
+  | ProfileUpdated
+  | PasswordChanged
+  | UserRoleChanged
+  | UserDeactivated
+  | UserReactivated
+  | PasswordResetRequested;
 
 export type UserState =
   | Readonly<{ status: 'empty' }>
@@ -21,6 +34,8 @@ export type UserState =
       email: string;
       role: Role;
       profileImageURL: string | null;
+      /** Deactivated by an admin: no login, no token, still named in every list and history. */
+      deactivated: boolean;
     }>;
 
 export const initialUserState = (): UserState => ({ status: 'empty' });
@@ -36,6 +51,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         email: d.email,
         role: d.role,
         profileImageURL: d.profileImageURL,
+        deactivated: false,
       };
     }
     case 'ProfileUpdated': {
@@ -49,7 +65,12 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       };
     }
     case 'PasswordChanged':
+    case 'PasswordResetRequested':
       return state;
+    case 'UserDeactivated':
+      return state.status === 'registered' ? { ...state, deactivated: true } : state;
+    case 'UserReactivated':
+      return state.status === 'registered' ? { ...state, deactivated: false } : state;
     case 'UserRoleChanged':
       return state.status === 'registered' ? { ...state, role: event.data.to } : state;
     default:

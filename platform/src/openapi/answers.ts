@@ -28,6 +28,8 @@ export const userDtoSchema = z.object({
   role: roleSchema.optional(),
   profileImageURL: z.string().nullable(),
   profileImageUrl: z.string().nullable(),
+  /** Present (true) for someone an admin deactivated (api.md "People"): still listed and named, no longer signed in. */
+  deactivated: z.literal(true).optional(),
 });
 
 export const userRefSchema = z.object({ _id: z.string(), name: z.string() });

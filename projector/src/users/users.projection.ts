@@ -1,4 +1,13 @@
 import type { ProfileUpdatedData, UserRegisteredData, UserRoleChangedData } from '@bugtrail/domain';
+
+const USER_EVENTS = new Set([
+  'UserRegistered',
+  'ProfileUpdated',
+  'UserRoleChanged',
+  'UserDeactivated',
+  'UserReactivated',
+]);
+
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { chunks } from '../runtime/chunks.js';
@@ -9,10 +18,13 @@ import type { UsersTable } from './users.tables.js';
 /** A row as stored or as the batch folds it (times from events are ISO strings). */
 type UserRow = Insertable<UsersTable>;
 
-/** Everybody's public profile: the team list, chat pickers, names on bugs. */
+/**
+ * Everybody's public profile: the team list, chat pickers, names on bugs. Version 2: who is
+ * deactivated (they stay listed, marked).
+ */
 export const usersProjection: Projection = {
   name: 'users',
-  version: 1,
+  version: 2,
   tables: ['users'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
@@ -22,6 +34,7 @@ export const usersProjection: Projection = {
       email text not null,
       role text not null,
       profile_image_url text,
+      deactivated boolean not null default false,
       created_at timestamptz not null,
       updated_at timestamptz not null
     )`.execute(db);
@@ -31,9 +44,7 @@ export const usersProjection: Projection = {
   },
 
   async apply(events: readonly RecordedEvent[], { db, schema, topics }) {
-    const relevant = events.filter(
-      (e) => e.type === 'UserRegistered' || e.type === 'ProfileUpdated' || e.type === 'UserRoleChanged',
-    );
+    const relevant = events.filter((e) => USER_EVENTS.has(e.type));
     if (relevant.length === 0) return;
     // Fold the batch in memory over the rows it touches, then write each row once.
     const touched = new Map<string, UserRow>();
@@ -60,6 +71,7 @@ export const usersProjection: Projection = {
           email: d.email,
           role: d.role,
           profile_image_url: d.profileImageURL,
+          deactivated: false,
           created_at: event.metadata.occurredAt,
           updated_at: event.metadata.occurredAt,
         });
@@ -68,6 +80,12 @@ export const usersProjection: Projection = {
         const row = touched.get(d.userId);
         if (!row) continue;
         touched.set(d.userId, { ...row, role: d.to, updated_at: event.metadata.occurredAt });
+      } else if (event.type === 'UserDeactivated' || event.type === 'UserReactivated') {
+        const { userId } = event.data as { userId: string };
+        const row = touched.get(userId);
+        if (!row) continue;
+        const deactivated = event.type === 'UserDeactivated';
+        touched.set(userId, { ...row, deactivated, updated_at: event.metadata.occurredAt });
       } else {
         const d = event.data as ProfileUpdatedData;
         const row = touched.get(d.userId);
@@ -94,6 +112,7 @@ export const usersProjection: Projection = {
             email: eb.ref('excluded.email'),
             role: eb.ref('excluded.role'),
             profile_image_url: eb.ref('excluded.profile_image_url'),
+            deactivated: eb.ref('excluded.deactivated'),
             updated_at: eb.ref('excluded.updated_at'),
           })),
         )

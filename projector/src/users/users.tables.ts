@@ -8,6 +8,7 @@ export interface UsersTable {
   email: string;
   role: Role;
   profile_image_url: string | null;
+  deactivated: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, Date | string, Date | string>;
   updated_at: ColumnType<Date, Date | string, Date | string>;
 }

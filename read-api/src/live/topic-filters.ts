@@ -37,6 +37,8 @@ export function registerDefaultTopicFilters(registry: TopicFilterRegistry): void
   registry.register('bugs', (actor) => rolePermissions.readsEverything(actor) || actor.role === 'tester');
   registry.register('user', () => true);
   registry.register('users', () => true);
+  // The admin invite codes list (api.md "People"): admins only.
+  registry.register('invite-codes', (actor) => actor.role === 'admin');
   // Participants only, admins included (ADR 004); the chat feature may refine it.
   registry.register('chat', (actor, topic) => isInAudience(actor.id, topic));
 }

@@ -23,6 +23,29 @@ export const profileOperations: RouteSpec[] = [
     tags: ['auth'],
     responses: { 200: { description: 'The caller', schema: z.object({ user: userDtoSchema }) }, 404: notFoundAnswer },
   },
+  {
+    method: 'get',
+    path: '/invite-codes',
+    summary: 'Live admin invite codes (admin): never the code itself',
+    tags: ['auth'],
+    roles: ['admin'],
+    responses: {
+      200: {
+        description: 'Unused, unrevoked, unexpired codes, newest first',
+        schema: z.object({
+          codes: z.array(
+            z.object({
+              _id: z.string(),
+              createdBy: z.object({ _id: z.string(), name: z.string() }).nullable(),
+              createdAt: z.string(),
+              expiresAt: z.string(),
+            }),
+          ),
+        }),
+      },
+      403: forbiddenAnswer,
+    },
+  },
 ];
 
 /** Mounted at /api/users. */

@@ -1,11 +1,26 @@
 import { NotFoundError, rolePermissions, toUserDto } from '@bugtrail/domain';
 import { type AuthEnv, requireAuth, requireRole } from '@bugtrail/platform';
-import { countUserBugs, findUser, listDevelopers, listUsers, noUserBugCounts, type UserRow } from '@bugtrail/projector';
+import {
+  countUserBugs,
+  findUser,
+  listDevelopers,
+  listLiveInviteCodes,
+  listUsers,
+  noUserBugCounts,
+  type UserRow,
+} from '@bugtrail/projector';
 import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
 
 export const userRowToDto = (row: UserRow) =>
-  toUserDto({ id: row.id, name: row.name, email: row.email, role: row.role, profileImageURL: row.profile_image_url });
+  toUserDto({
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    profileImageURL: row.profile_image_url,
+    deactivated: row.deactivated,
+  });
 
 /** GET /api/auth/profile */
 export function createProfileRoutes(deps: ReadApiDeps) {
@@ -14,6 +29,19 @@ export function createProfileRoutes(deps: ReadApiDeps) {
     const row = await findUser(deps.db, c.var.actor.id);
     if (!row) throw new NotFoundError('User not found');
     return c.json({ user: userRowToDto(row) });
+  });
+  // The admin's invite codes (api.md "People"): live ones only, never the code itself.
+  app.get('/invite-codes', requireAuth(deps.tokens), requireRole('admin'), async (c) => {
+    const codes = await listLiveInviteCodes(deps.db, new Date());
+    c.header('Cache-Control', 'no-store');
+    return c.json({
+      codes: codes.map((code) => ({
+        _id: code.id,
+        createdBy: code.createdBy ? { _id: code.createdBy.id, name: code.createdBy.name } : null,
+        createdAt: code.createdAt.toISOString(),
+        expiresAt: code.expiresAt.toISOString(),
+      })),
+    });
   });
   return app;
 }
@@ -42,9 +70,10 @@ export function createUsersRoutes(deps: ReadApiDeps) {
     );
   });
 
-  // The assign-developers pickers (admin, tester; auditors read what admins read). Developers only.
+  // The assign-developers pickers (admin, tester; auditors read what admins read). Active developers only:
+  // someone deactivated stays named on the bugs they had, but is not offered for new work.
   app.get('/developers', requireRole('admin', 'auditor', 'tester'), async (c) => {
-    const rows = await listDevelopers(deps.db);
+    const rows = (await listDevelopers(deps.db)).filter((row) => !row.deactivated);
     return c.json(
       rows.map((r) => toUserDto({ id: r.id, name: r.name, email: r.email, profileImageURL: r.profile_image_url })),
     );

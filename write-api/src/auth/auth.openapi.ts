@@ -1,7 +1,15 @@
-import { roleSchema, signupRoleSchema } from '@bugtrail/domain';
-import { errorAnswer, forbiddenAnswer, invalidAnswer, type RouteSpec, userDtoSchema } from '@bugtrail/platform';
+import { inviteMessages, roleSchema, signupRoleSchema, userMessages } from '@bugtrail/domain';
+import {
+  errorAnswer,
+  forbiddenAnswer,
+  idParam,
+  invalidAnswer,
+  type RouteSpec,
+  userDtoSchema,
+} from '@bugtrail/platform';
 import { z } from 'zod';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
+import { forgotBody, resetBody } from '../users/people.routes.js';
 import { loginBody, registerBody } from './auth.routes.js';
 import { mfaChallengeAnswerSchema } from './mfa.openapi.js';
 
@@ -70,10 +78,59 @@ export const authOperations: RouteSpec[] = [
     roles: ['admin'],
     responses: {
       201: {
-        description: 'Minted (the code is shown once)',
-        schema: z.object({ code: z.string(), expiresAt: z.string(), singleUse: z.boolean() }),
+        description: 'Minted (the code is shown once); `_id` names it in the list and for revoking',
+        schema: z.object({ _id: z.string(), code: z.string(), expiresAt: z.string(), singleUse: z.boolean() }),
+        headers: positionHeaders,
       },
       403: forbiddenAnswer,
+    },
+  },
+  {
+    method: 'delete',
+    path: '/invite-codes/{id}',
+    summary: 'Revoke an invite code: it opens no signup from now on',
+    tags,
+    roles: ['admin'],
+    params: idParam,
+    headers: idempotencyHeader,
+    responses: {
+      204: { description: 'Revoked (again: still 204)' },
+      403: forbiddenAnswer,
+      404: errorAnswer(`"${inviteMessages.notFound}"`),
+    },
+  },
+  {
+    method: 'post',
+    path: '/forgot',
+    summary: 'Ask for a password-reset link by mail',
+    description:
+      'Always 202, whether or not the account exists. Without SMTP the message says to ask an admin for a reset link.',
+    tags,
+    auth: false,
+    body: { schema: forgotBody, fields: { email: 'Required; a valid email address' } },
+    responses: {
+      202: {
+        description: `"${userMessages.resetRequested}", or "${userMessages.resetNotMailed}"`,
+        schema: z.object({ message: z.string() }),
+      },
+      400: invalidAnswer,
+    },
+  },
+  {
+    method: 'post',
+    path: '/reset',
+    summary: 'Set a new password with a one-time reset link',
+    description: 'The link works once, for 24 hours; every token of the user issued so far stops working.',
+    tags,
+    auth: false,
+    body: {
+      schema: resetBody,
+      fields: { token: "The reset link's `token` parameter", password: '8 to 128 characters' },
+    },
+    responses: {
+      200: { description: `"${userMessages.passwordReset}"`, schema: z.object({ message: z.string() }) },
+      400: errorAnswer(`"${userMessages.resetLinkInvalid}", or a password message`),
+      403: errorAnswer(`"${userMessages.deactivated}"`),
     },
   },
 ];

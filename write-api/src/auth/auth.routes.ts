@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import {
   type Actor,
   ForbiddenError,
+  inviteDecider,
+  inviteMessages,
   isValidEmail,
+  NotFoundError,
   resolveSignupRole,
   streams,
   toUserDto,
@@ -44,6 +47,8 @@ export function authAnswer(token: string, user: RegisteredUser) {
   return { token, role: user.role, user: dto, ...dto };
 }
 
+const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
 export function createAuthRoutes(deps: WriteApiDeps) {
   const limits = new RateLimits(deps.pool, deps.config.rateLimits);
   const now = () => deps.now?.() ?? new Date();
@@ -60,11 +65,13 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     const profileImageURL =
       (await storedProfileImage(body.profileImageURL ?? body.profileImageUrl, deps.blobs)) ?? null;
     const userId = randomUUID();
+    let inviteCodeId: string | undefined;
     if (role === 'admin') {
       // Reserved before the check: parallel guesses cannot outrun the limit.
       const attempt = await limits.reserveInviteCode(clientAddress(c, deps.config));
       const valid = await deps.inviteCodes.consume(String(body.adminInviteToken), userId, now());
       if (!valid) throw new ForbiddenError(userMessages.inviteInvalid);
+      if (valid !== 'bootstrap') inviteCodeId = valid.id;
       await attempt.succeeded();
     }
     // A signup refused after this point created nothing: a minted code it used is given back.
@@ -94,6 +101,7 @@ export function createAuthRoutes(deps: WriteApiDeps) {
             email,
             role,
             profileImageURL,
+            ...(inviteCodeId ? { inviteCodeId } : {}),
           },
           metadata: { actor: null, now: now().toISOString() },
         },
@@ -121,14 +129,16 @@ export function createAuthRoutes(deps: WriteApiDeps) {
     if (!password) throw ValidationError.field('password', userMessages.passwordRequired);
     // Reserved before the check: parallel guesses cannot outrun the limit.
     const attempt = await limits.reserveLogin(clientAddress(c, deps.config), email);
-    const { rows } = await deps.pool.query<{ user_id: string; password_hash: string }>(
-      'select user_id, password_hash from auth.credentials where lower(email) = $1',
+    const { rows } = await deps.pool.query<{ user_id: string; password_hash: string; deactivated_at: Date | null }>(
+      'select user_id, password_hash, deactivated_at from auth.credentials where lower(email) = $1',
       [email],
     );
     const row = rows[0];
     const ok = await verifyPassword(row?.password_hash ?? (await dummyPasswordHash()), password);
     if (!row || !ok) throw new UnauthorizedError(userMessages.invalidCredentials);
     await attempt.succeeded();
+    // Only the right password learns that the account is deactivated (api.md "People").
+    if (row.deactivated_at) throw new ForbiddenError(userMessages.deactivated);
     const user = await loadUser(deps, row.user_id);
     // MFA on: the password alone buys a 5-minute mfaToken for /mfa/verify, not a session (mfa.ts).
     const challenge = await startMfaChallenge(deps.pool, user.id, now());
@@ -146,8 +156,48 @@ export function createAuthRoutes(deps: WriteApiDeps) {
   });
 
   app.post('/invite-codes', requireAuth(deps.tokens), requireRole('admin'), async (c) => {
-    const { code, expiresAt } = await deps.inviteCodes.mint(c.var.actor.id, now());
-    return c.json({ code, expiresAt: expiresAt.toISOString(), singleUse: true }, 201);
+    const actor = c.var.actor;
+    const codeId = randomUUID();
+    const { code, expiresAt } = await deps.inviteCodes.mint(codeId, actor.id, now());
+    let position: string | null;
+    try {
+      const handled = await deps.commands.handle(
+        streams.inviteCode(codeId),
+        inviteDecider,
+        {
+          type: 'MintInviteCode',
+          data: { codeId, expiresAt: expiresAt.toISOString() },
+          metadata: { actor, now: now().toISOString() },
+        },
+        commandContext(c, actor),
+        { mustBeNew: true },
+      );
+      position = handled.position;
+    } catch (error) {
+      // No event, no code: it was never given to anyone.
+      await deps.inviteCodes.discard(codeId).catch(() => {});
+      throw error;
+    }
+    await settle(c, deps, position);
+    // The code is shown once: no cache (and no Idempotency-Key record) keeps it.
+    c.header('Cache-Control', 'no-store');
+    return c.json({ _id: codeId, code, expiresAt: expiresAt.toISOString(), singleUse: true }, 201);
+  });
+
+  app.delete('/invite-codes/:id', requireAuth(deps.tokens), requireRole('admin'), async (c) => {
+    const actor = c.var.actor;
+    const codeId = c.req.param('id');
+    if (!isUuid(codeId)) throw new NotFoundError(inviteMessages.notFound);
+    const handled = await deps.commands.handle(
+      streams.inviteCode(codeId),
+      inviteDecider,
+      { type: 'RevokeInviteCode', data: { codeId }, metadata: { actor, now: now().toISOString() } },
+      commandContext(c, actor),
+      { retryOnConflict: true },
+    );
+    await deps.inviteCodes.revoke(codeId, now());
+    await settle(c, deps, handled.position);
+    return c.body(null, 204);
   });
 
   return app;

@@ -109,6 +109,8 @@ export function createMfaRoutes(deps: WriteApiDeps) {
     await completeChallenge(deps.pool, mfaToken, at);
     await forgiveAttempts(deps.pool, userId);
     const user = await loadUser(deps, userId);
+    // Deactivated between the password step and this one.
+    if (user.deactivated) throw new ForbiddenError(userMessages.deactivated);
     noStore(c);
     return c.json(authAnswer(await deps.tokens.issue(user), user), 200);
   });

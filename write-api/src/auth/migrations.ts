@@ -112,4 +112,22 @@ export const writeApiMigrations: Record<string, Migration> = {
       )`.execute(db);
     },
   },
+  '0311_people': {
+    async up(db: Kysely<unknown>) {
+      // Deactivated people cannot log in (api.md "People"); their tokens were revoked when it happened.
+      await sql`alter table auth.credentials add column deactivated_at timestamptz`.execute(db);
+      // Minted codes get an id the admin's list and revoke name them by (never the code itself).
+      await sql`alter table auth.invite_codes add column id text, add column revoked_at timestamptz`.execute(db);
+      await sql`create unique index invite_codes_id on auth.invite_codes (id)`.execute(db);
+      // One-time password-reset links: only the token's hash is kept.
+      await sql`create table auth.password_resets (
+        token_hash text primary key,
+        user_id text not null,
+        created_at timestamptz not null,
+        expires_at timestamptz not null,
+        used_at timestamptz
+      )`.execute(db);
+      await sql`create index password_resets_user on auth.password_resets (user_id)`.execute(db);
+    },
+  },
 };

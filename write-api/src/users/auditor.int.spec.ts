@@ -259,6 +259,7 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
       .replace('/api/bugs/{id}', `/api/bugs/${ids.bug}`)
       .replace('/api/users/{id}', `/api/users/${userId}`)
       .replace('/api/views/{id}', '/api/views/any-saved-view')
+      .replace('/api/auth/invite-codes/{id}', '/api/auth/invite-codes/00000000-0000-4000-8000-000000000000')
       .replace('{messageId}', ids.message)
       .replace('{fileId}', 'any-file');
 

@@ -1,5 +1,6 @@
 import { roleSchema, userMessages } from '@bugtrail/domain';
 import {
+  errorAnswer,
   forbiddenAnswer,
   idParam,
   invalidAnswer,
@@ -70,4 +71,68 @@ const changeRole: RouteSpec = {
   },
 };
 
-export const userOperations: RouteSpec[] = [updateProfile('put'), updateProfile('patch'), changeRole];
+const userAnswer = (description: string) => ({
+  description,
+  schema: z.object({ user: userDtoSchema }),
+  headers: positionHeaders,
+});
+
+const deactivate: RouteSpec = {
+  method: 'post',
+  path: '/{id}/deactivate',
+  summary: 'Deactivate a user (admin): their tokens stop at once, their live streams close',
+  description:
+    'They stay in lists and histories with `deactivated: true`; login answers 403 ' +
+    `"${userMessages.deactivated}". Again: 200, nothing changes.`,
+  tags: ['users'],
+  roles: ['admin'],
+  params: idParam,
+  headers: idempotencyHeader,
+  responses: {
+    200: userAnswer('Deactivated'),
+    403: forbiddenAnswer,
+    404: notFoundAnswer,
+    409: errorAnswer(`"${userMessages.lastAdmin}": the last active admin`),
+  },
+};
+
+const reactivate: RouteSpec = {
+  method: 'post',
+  path: '/{id}/reactivate',
+  summary: 'Reactivate a user (admin): they may log in again',
+  tags: ['users'],
+  roles: ['admin'],
+  params: idParam,
+  headers: idempotencyHeader,
+  responses: { 200: userAnswer('Active again'), 403: forbiddenAnswer, 404: notFoundAnswer },
+};
+
+const resetLink: RouteSpec = {
+  method: 'post',
+  path: '/{id}/reset-link',
+  summary: 'Make a one-time password-reset link for a user (admin; 24 h)',
+  description: 'An absolute URL from PUBLIC_URL, else the request origin; the token is its `token` query parameter.',
+  tags: ['users'],
+  roles: ['admin'],
+  params: idParam,
+  headers: idempotencyHeader,
+  responses: {
+    200: {
+      description: 'The link (shown once)',
+      schema: z.object({ url: z.string(), expiresAt: z.string() }),
+      headers: positionHeaders,
+    },
+    403: forbiddenAnswer,
+    404: notFoundAnswer,
+    409: errorAnswer(`"${userMessages.deactivated}": reactivate them first`),
+  },
+};
+
+export const userOperations: RouteSpec[] = [
+  updateProfile('put'),
+  updateProfile('patch'),
+  changeRole,
+  deactivate,
+  reactivate,
+  resetLink,
+];

@@ -208,7 +208,7 @@ export function createUserRoutes(deps: WriteApiDeps) {
     try {
       await client.query('begin');
       const { rows: admins } = await client.query<{ user_id: string }>(
-        `select user_id from auth.credentials where role = 'admin' order by user_id for update`,
+        `select user_id from auth.credentials where role = 'admin' and deactivated_at is null order by user_id for update`,
       );
       const { rowCount } = await client.query('select 1 from auth.credentials where user_id = $1 for update', [userId]);
       if (!rowCount) throw new NotFoundError(profileMessages.notFound);
