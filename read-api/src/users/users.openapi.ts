@@ -7,6 +7,8 @@ const tags = ['users'];
 
 /** An admin's team list row: the user with the task counters from the bug counters. */
 const teamMember = userDtoSchema.extend({
+  /** When they signed up (the team page sorts by it). */
+  createdAt: z.string(),
   pendingTasks: z.number().int(),
   inProgressTasks: z.number().int(),
   completedTasks: z.number().int(),

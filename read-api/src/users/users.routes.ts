@@ -59,7 +59,13 @@ export function createUsersRoutes(deps: ReadApiDeps) {
         deps.db,
         rows.map((r) => r.id),
       );
-      return c.json(rows.map((r) => ({ ...userRowToDto(r), ...(counts.get(r.id) ?? noUserBugCounts) })));
+      return c.json(
+        rows.map((r) => ({
+          ...userRowToDto(r),
+          createdAt: r.created_at.toISOString(),
+          ...(counts.get(r.id) ?? noUserBugCounts),
+        })),
+      );
     }
     // Everyone else gets a directory: enough for chat pickers and names.
     return c.json(
