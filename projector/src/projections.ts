@@ -1,5 +1,6 @@
 import { bugsProjection } from './bugs/bugs.projection.js';
 import { chatsProjection } from './chats/chats.projection.js';
+import { commentsProjection } from './comments/comments.projection.js';
 import { flowProjection } from './flow/flow.projection.js';
 import { invitesProjection } from './invites/invites.projection.js';
 import type { Projection } from './runtime/projection.js';
@@ -14,4 +15,5 @@ export const allProjections: readonly Projection[] = [
   flowProjection,
   viewsProjection,
   invitesProjection,
+  commentsProjection,
 ];

@@ -1,5 +1,6 @@
 import type { BugCountersTable, BugsTable, BugUsersTable } from './bugs/bugs.tables.js';
 import type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/chats.tables.js';
+import type { BugCommentsTable } from './comments/comments.tables.js';
 import type { BugChangesTable, BugIntervalsTable, FlowBugsTable } from './flow/flow.tables.js';
 import type { InviteCodesTable } from './invites/invites.tables.js';
 import type { UsersTable } from './users/users.tables.js';
@@ -23,4 +24,5 @@ export interface ReadModelDb {
   bug_changes: BugChangesTable;
   saved_views: SavedViewsTable;
   invite_codes: InviteCodesTable;
+  bug_comments: BugCommentsTable;
 }

@@ -1,7 +1,9 @@
 import { registerEvents } from '../core/registry.js';
 import { bugEventSchemas } from './bug.schemas.js';
+import { bugCommentEventSchemas } from './comments.js';
 
 registerEvents(bugEventSchemas);
+registerEvents(bugCommentEventSchemas);
 
 export * from './bug.js';
 export * from './bug.schemas.js';
@@ -10,6 +12,7 @@ export * from './bug-events.js';
 export * from './bug-vocabulary.js';
 export * from './changes.js';
 export * from './checklist.js';
+export * from './comments.js';
 export * from './decide.js';
 export * from './files.js';
 export * from './permissions.js';

@@ -55,6 +55,11 @@ export type HandleOptions = Readonly<{
   naturalKey?: string;
   /** The 409 message for a stale If-Match or a lost race. */
   staleMessage?: string;
+  /**
+   * Event types that do not make an If-Match stale: appended after the client's version,
+   * they change nothing it decided on (a comment under a bug being edited).
+   */
+  harmlessEventTypes?: ReadonlySet<string>;
 }>;
 
 export type Handled<State> = Readonly<{
@@ -146,7 +151,11 @@ export class CommandHandler {
         : await this.fold(streamId, decider);
       // Decided even when the command was handled before: a replay answers only a caller
       // the decider lets through (a repeated delete by a stranger is still refused).
-      if (options.expectedVersion !== undefined && options.expectedVersion !== folded.revision) {
+      if (
+        options.expectedVersion !== undefined &&
+        options.expectedVersion !== folded.revision &&
+        !(await this.onlyHarmlessSince(streamId, options.expectedVersion, folded.revision, options.harmlessEventTypes))
+      ) {
         throw new ConflictError(options.staleMessage ?? DEFAULT_STALE);
       }
       let events: readonly E[];
@@ -232,6 +241,18 @@ export class CommandHandler {
   }
 
   /** Folds the stream: from the cached state, only the events appended since. */
+  /** Whether every event after `version` (up to `revision`) is of a harmless type. */
+  private async onlyHarmlessSince(
+    streamId: string,
+    version: number,
+    revision: number,
+    harmless: ReadonlySet<string> | undefined,
+  ): Promise<boolean> {
+    if (!harmless || version < 0 || version >= revision) return false;
+    const since = await this.store.readStream(streamId, { from: version + 1 });
+    return since.length > 0 && since.every((event) => event.revision > revision || harmless.has(event.type));
+  }
+
   private async fold<State, E extends Event>(
     streamId: string,
     decider: Pick<Decider<State, Command, E>, 'initialState' | 'evolve'>,

@@ -22,6 +22,7 @@ import {
   listQuery,
   statusSummarySchema,
 } from './bugs.schemas.js';
+import { bugCommentReadOperations } from './comments.openapi.js';
 
 /** The bug reads (bugs.routes.ts), relative to their mount at /api/bugs. */
 
@@ -48,6 +49,7 @@ const dashboard = (role: 'admin' | 'tester' | 'developer'): RouteSpec => ({
 
 export const bugReadOperations: RouteSpec[] = [
   ...bugFileReadOperations,
+  ...bugCommentReadOperations,
   {
     method: 'get',
     path: '/',

@@ -40,6 +40,7 @@ import { asOfQuery, effectiveAsOf } from '../as-of.js';
 import type { ReadApiDeps } from '../deps.js';
 import { createBugFileReadRoutes } from './bug-files.routes.js';
 import { historyQuery, listQuery } from './bugs.schemas.js';
+import { createBugCommentsRoutes } from './comments.routes.js';
 import { compareBug } from './compare.js';
 import { bugAt, bugHistory } from './history.js';
 import { dashboardAnswer, statusSummary, toListRow } from './shapes.js';
@@ -134,6 +135,7 @@ export function createBugsRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps.tokens));
   app.route('/', createBugFileReadRoutes(deps));
+  app.route('/', createBugCommentsRoutes(deps));
 
   const withSummary = async (
     c: Context<AuthEnv>,

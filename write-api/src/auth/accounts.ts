@@ -1,4 +1,4 @@
-import { streams, type UserRef, userDecider } from '@bugtrail/domain';
+import { type Role, streams, type UserRef, userDecider } from '@bugtrail/domain';
 import type { CommandHandler } from '@bugtrail/eventstore';
 import type pg from 'pg';
 
@@ -50,6 +50,17 @@ export class Accounts {
     return new Map(
       rows.map((r) => [r.user_id, { id: r.user_id, name: r.name ?? '', profileImageURL: r.profile_image_url }]),
     );
+  }
+
+  /** Roles and names of these users (unknown ids are left out): who may be mentioned on a bug. */
+  async roles(ids: Iterable<string>): Promise<Record<string, { role: Role; name: string }>> {
+    const list = [...new Set(ids)];
+    if (list.length === 0) return {};
+    const { rows } = await this.pool.query<{ user_id: string; role: Role; name: string | null }>(
+      'select user_id, role, name from auth.credentials where user_id = any($1::text[])',
+      [list],
+    );
+    return Object.fromEntries(rows.map((r) => [r.user_id, { role: r.role, name: r.name ?? '' }]));
   }
 
   async exists(id: string): Promise<boolean> {

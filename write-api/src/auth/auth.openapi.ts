@@ -60,6 +60,7 @@ export const authOperations: RouteSpec[] = [
       },
       400: invalidAnswer,
       401: errorAnswer('Invalid email or password'),
+      403: errorAnswer(`"${userMessages.deactivated}" (the right password of a deactivated account)`),
       429: errorAnswer('Too many failed logins from this address (or for this account from it)'),
     },
   },

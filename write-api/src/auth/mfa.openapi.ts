@@ -1,4 +1,4 @@
-import { roleSchema } from '@bugtrail/domain';
+import { roleSchema, userMessages } from '@bugtrail/domain';
 import { errorAnswer, type RouteSpec, userDtoSchema } from '@bugtrail/platform';
 import { z } from 'zod';
 import { mfaLimits, mfaMessages } from './mfa.js';
@@ -98,6 +98,7 @@ export const mfaOperations: RouteSpec[] = [
       401: errorAnswer(
         `${mfaMessages.codeInvalid}; or ${mfaMessages.challengeExpired} (unknown, expired, used, or out of attempts)`,
       ),
+      403: errorAnswer(`"${userMessages.deactivated}": deactivated since the password step`),
       429: tooManyWrongCodes,
     },
   },

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
 import { bugFileOperations } from './bug-files.openapi.js';
 import { bugPayload, checklistPayload, statusPayload } from './bug-input.js';
+import { bugCommentOperations } from './comments.openapi.js';
 
 /** The bug commands (bugs.routes.ts), relative to their mount at /api/bugs. */
 
@@ -130,4 +131,5 @@ export const bugOperations: RouteSpec[] = [
     },
   },
   ...bugFileOperations,
+  ...bugCommentOperations,
 ];

@@ -7,6 +7,7 @@ import {
   bugPermissions,
   bugWriteMessages,
   ConflictError,
+  commentEventTypes,
   ForbiddenError,
   NotFoundError,
   parseStatusFilter,
@@ -31,6 +32,7 @@ import {
   toChecklistEntries,
 } from './bug-input.js';
 import { BugNumbers } from './bug-numbers.js';
+import { createCommentRoutes } from './comments.routes.js';
 
 export const bugAnswerMessages = {
   reported: 'Bug Reported Successfully',
@@ -51,6 +53,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
   const numbers = new BugNumbers(deps.pool);
   app.use('*', requireAuth(deps.tokens));
   app.route('/', createBugFileRoutes(deps));
+  app.route('/', createCommentRoutes(deps));
 
   /** Runs a bug command; a stale If-Match on an unknown bug is still a 404. */
   async function run(
@@ -161,7 +164,11 @@ export function createBugRoutes(deps: WriteApiDeps) {
         },
         metadata: { actor, now: now() },
       },
-      { ...(expectedVersion === undefined ? {} : { expectedVersion }), staleMessage: bugMessages.staleEdit },
+      {
+        ...(expectedVersion === undefined ? {} : { expectedVersion }),
+        staleMessage: bugMessages.staleEdit,
+        harmlessEventTypes: commentEventTypes,
+      },
     );
     return answer(c, bugAnswerMessages.updated, handled.state, handled.revision, 200);
   });
@@ -175,7 +182,11 @@ export function createBugRoutes(deps: WriteApiDeps) {
       commandContext(c, actor),
       bugId,
       { type: 'DeleteBug', data: { bugId }, metadata: { actor, now: now() } },
-      { ...(expectedVersion === undefined ? {} : { expectedVersion }), staleMessage: bugMessages.staleEdit },
+      {
+        ...(expectedVersion === undefined ? {} : { expectedVersion }),
+        staleMessage: bugMessages.staleEdit,
+        harmlessEventTypes: commentEventTypes,
+      },
     );
     return c.json({ message: bugAnswerMessages.deleted }, 200);
   });
@@ -195,7 +206,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
       { type: 'ChangeBugStatus', data: { bugId, status }, metadata: { actor, now: now() } },
       expectedVersion === undefined
         ? { retryOnConflict: true }
-        : { expectedVersion, staleMessage: bugMessages.staleEdit },
+        : { expectedVersion, staleMessage: bugMessages.staleEdit, harmlessEventTypes: commentEventTypes },
     );
     return answer(c, bugAnswerMessages.statusChanged, handled.state, handled.revision, 200);
   });
@@ -218,7 +229,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
       },
       expectedVersion === undefined
         ? { retryOnConflict: true }
-        : { expectedVersion, staleMessage: bugMessages.staleEdit },
+        : { expectedVersion, staleMessage: bugMessages.staleEdit, harmlessEventTypes: commentEventTypes },
     );
     return answer(c, bugAnswerMessages.checklistUpdated, handled.state, handled.revision, 200);
   });

@@ -261,7 +261,8 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
       .replace('/api/views/{id}', '/api/views/any-saved-view')
       .replace('/api/auth/invite-codes/{id}', '/api/auth/invite-codes/00000000-0000-4000-8000-000000000000')
       .replace('{messageId}', ids.message)
-      .replace('{fileId}', 'any-file');
+      .replace('{fileId}', 'any-file')
+      .replace('{commentId}', 'any-comment');
 
   it('answers 403 to every other command, with a plausible body, and appends nothing', async () => {
     const doc = await api.get('/api/openapi.json');
