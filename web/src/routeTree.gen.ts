@@ -13,9 +13,11 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AdminRouteImport } from './routes/admin'
 import { Route as AuditorRouteImport } from './routes/auditor'
 import { Route as DeveloperRouteImport } from './routes/developer'
+import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as LandingRouteImport } from './routes/landing'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as ProfileRouteImport } from './routes/profile'
+import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as TesterRouteImport } from './routes/tester'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
@@ -70,6 +72,11 @@ const DeveloperRoute = DeveloperRouteImport.update({
   path: '/developer',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
+  id: '/forgot-password',
+  path: '/forgot-password',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LandingRoute = LandingRouteImport.update({
   id: '/landing',
   path: '/landing',
@@ -83,6 +90,11 @@ const LoginRoute = LoginRouteImport.update({
 const ProfileRoute = ProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ResetPasswordRoute = ResetPasswordRouteImport.update({
+  id: '/reset-password',
+  path: '/reset-password',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SignupRoute = SignupRouteImport.update({
@@ -258,9 +270,11 @@ export interface FileRoutesByFullPath {
   '/admin': typeof AdminRouteWithChildren
   '/auditor': typeof AuditorRouteWithChildren
   '/developer': typeof DeveloperRouteWithChildren
+  '/forgot-password': typeof ForgotPasswordRoute
   '/landing': typeof LandingRoute
   '/login': typeof LoginRoute
   '/profile': typeof ProfileRouteWithChildren
+  '/reset-password': typeof ResetPasswordRoute
   '/signup': typeof SignupRoute
   '/tester': typeof TesterRouteWithChildren
   '/admin/chats': typeof AdminChatsRoute
@@ -297,8 +311,10 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/forgot-password': typeof ForgotPasswordRoute
   '/landing': typeof LandingRoute
   '/login': typeof LoginRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/signup': typeof SignupRoute
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
@@ -338,9 +354,11 @@ export interface FileRoutesById {
   '/admin': typeof AdminRouteWithChildren
   '/auditor': typeof AuditorRouteWithChildren
   '/developer': typeof DeveloperRouteWithChildren
+  '/forgot-password': typeof ForgotPasswordRoute
   '/landing': typeof LandingRoute
   '/login': typeof LoginRoute
   '/profile': typeof ProfileRouteWithChildren
+  '/reset-password': typeof ResetPasswordRoute
   '/signup': typeof SignupRoute
   '/tester': typeof TesterRouteWithChildren
   '/admin/chats': typeof AdminChatsRoute
@@ -382,9 +400,11 @@ export interface FileRouteTypes {
     | '/admin'
     | '/auditor'
     | '/developer'
+    | '/forgot-password'
     | '/landing'
     | '/login'
     | '/profile'
+    | '/reset-password'
     | '/signup'
     | '/tester'
     | '/admin/chats'
@@ -421,8 +441,10 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/forgot-password'
     | '/landing'
     | '/login'
+    | '/reset-password'
     | '/signup'
     | '/admin/chats'
     | '/admin/create-bug'
@@ -461,9 +483,11 @@ export interface FileRouteTypes {
     | '/admin'
     | '/auditor'
     | '/developer'
+    | '/forgot-password'
     | '/landing'
     | '/login'
     | '/profile'
+    | '/reset-password'
     | '/signup'
     | '/tester'
     | '/admin/chats'
@@ -504,9 +528,11 @@ export interface RootRouteChildren {
   AdminRoute: typeof AdminRouteWithChildren
   AuditorRoute: typeof AuditorRouteWithChildren
   DeveloperRoute: typeof DeveloperRouteWithChildren
+  ForgotPasswordRoute: typeof ForgotPasswordRoute
   LandingRoute: typeof LandingRoute
   LoginRoute: typeof LoginRoute
   ProfileRoute: typeof ProfileRouteWithChildren
+  ResetPasswordRoute: typeof ResetPasswordRoute
   SignupRoute: typeof SignupRoute
   TesterRoute: typeof TesterRouteWithChildren
   BugsNumberRoute: typeof BugsNumberRoute
@@ -542,6 +568,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DeveloperRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/forgot-password': {
+      id: '/forgot-password'
+      path: '/forgot-password'
+      fullPath: '/forgot-password'
+      preLoaderRoute: typeof ForgotPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/landing': {
       id: '/landing'
       path: '/landing'
@@ -561,6 +594,13 @@ declare module '@tanstack/react-router' {
       path: '/profile'
       fullPath: '/profile'
       preLoaderRoute: typeof ProfileRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/reset-password': {
+      id: '/reset-password'
+      path: '/reset-password'
+      fullPath: '/reset-password'
+      preLoaderRoute: typeof ResetPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/signup': {
@@ -907,9 +947,11 @@ const rootRouteChildren: RootRouteChildren = {
   AdminRoute: AdminRouteWithChildren,
   AuditorRoute: AuditorRouteWithChildren,
   DeveloperRoute: DeveloperRouteWithChildren,
+  ForgotPasswordRoute: ForgotPasswordRoute,
   LandingRoute: LandingRoute,
   LoginRoute: LoginRoute,
   ProfileRoute: ProfileRouteWithChildren,
+  ResetPasswordRoute: ResetPasswordRoute,
   SignupRoute: SignupRoute,
   TesterRoute: TesterRouteWithChildren,
   BugsNumberRoute: BugsNumberRoute,

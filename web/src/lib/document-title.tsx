@@ -13,6 +13,8 @@ const titles: Record<string, string> = {
   '/landing': 'Bug tracking for development teams',
   '/login': 'Log in',
   '/signup': 'Sign up',
+  '/forgot-password': 'Forgot password',
+  '/reset-password': 'Reset password',
   '/profile': 'Profile',
   '/profile/security': 'Security',
   '/admin/dashboard': 'Dashboard',

@@ -202,6 +202,8 @@ export function useChangeRole() {
     onSuccess: (answer) => {
       if (answer.token) {
         setToken(answer.token);
+        // The new role now, before anyone routes on it (the guards read this cache); the refetch confirms it.
+        client.setQueryData<User>(['profile'], (me) => (me ? { ...me, ...answer.user } : answer.user));
         void client.invalidateQueries({ queryKey: ['profile'] });
       }
       // The team list shows the new role at once; the refetch brings the rest.

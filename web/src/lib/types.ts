@@ -7,12 +7,23 @@ import type { BugDto, Role, UserDto } from '@bugtrail/domain/vocabulary';
  */
 export type { BugStatus, Priority, Role, Severity } from '@bugtrail/domain/vocabulary';
 
-/** A user as answers carry it: the fields beyond id and name depend on the answer. */
-export type UserRef = Pick<UserDto, '_id' | 'name'> & Partial<Omit<UserDto, '_id' | 'name'>>;
+/**
+ * A user as answers carry it: the fields beyond id and name depend on the answer.
+ * `deactivated`: signed out and unable to sign in until an admin reactivates them
+ * (api.md "People"); false or absent for everyone else.
+ */
+export type UserRef = Pick<UserDto, '_id' | 'name'> &
+  Partial<Omit<UserDto, '_id' | 'name' | 'deactivated'>> & { deactivated?: boolean };
 
 export type User = UserRef & { email: string; role: Role };
 
-export type TeamMember = User & { pendingTasks: number; inProgressTasks: number; completedTasks: number };
+/** A row of the admin's team list; `createdAt` (when they signed up) when the server sends it. */
+export type TeamMember = User & {
+  pendingTasks: number;
+  inProgressTasks: number;
+  completedTasks: number;
+  createdAt?: string;
+};
 
 export type Bug = BugDto;
 

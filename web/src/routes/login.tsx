@@ -121,6 +121,11 @@ function LoginPage() {
             setErrors((current) => ({ ...current, password: undefined }));
           }}
         />
+        <p className="-mt-2 text-right text-sm">
+          <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
+            Forgot password?
+          </Link>
+        </p>
         <Button type="submit" className="w-full" size="lg" isLoading={isSubmitting}>
           Login
         </Button>

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Bookmark, LayoutGrid, Search, Table2, X } from 'lucide-react';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
 import { teamQuery } from '../../lib/queries';
-import { useDebounced } from '../../lib/use-debounced';
+import { useUrlText } from '../../lib/use-url-text';
 import { Button } from '../ui/button';
 import { cx } from '../ui/cx';
 import { controlClass } from '../ui/field';
@@ -253,27 +253,4 @@ function ModuleFilter({ value, onChange }: { value: string; onChange: (value: st
       />
     </label>
   );
-}
-
-/**
- * A text box that writes to the URL once typing pauses, and follows the URL when it
- * changes from elsewhere (back, "Clear filters", a saved view) without writing it back.
- */
-function useUrlText(value: string, onCommit: (text: string) => void, delayMs: number) {
-  const [text, setText] = useState(value);
-  const debounced = useDebounced(text.trim(), delayMs);
-  const last = useRef(value);
-  const commit = useRef(onCommit);
-  commit.current = onCommit;
-  useEffect(() => {
-    if (debounced === last.current) return;
-    last.current = debounced;
-    commit.current(debounced);
-  }, [debounced]);
-  useEffect(() => {
-    if (value === last.current) return;
-    last.current = value;
-    setText(value);
-  }, [value]);
-  return [text, setText] as const;
 }
