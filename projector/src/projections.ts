@@ -3,6 +3,7 @@ import { chatsProjection } from './chats/chats.projection.js';
 import { commentsProjection } from './comments/comments.projection.js';
 import { flowProjection } from './flow/flow.projection.js';
 import { invitesProjection } from './invites/invites.projection.js';
+import { notificationsProjection } from './notifications/notifications.projection.js';
 import type { Projection } from './runtime/projection.js';
 import { usersProjection } from './users/users.projection.js';
 import { viewsProjection } from './views/views.projection.js';
@@ -16,4 +17,5 @@ export const allProjections: readonly Projection[] = [
   viewsProjection,
   invitesProjection,
   commentsProjection,
+  notificationsProjection,
 ];

@@ -3,6 +3,11 @@ import type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/ch
 import type { BugCommentsTable } from './comments/comments.tables.js';
 import type { BugChangesTable, BugIntervalsTable, FlowBugsTable } from './flow/flow.tables.js';
 import type { InviteCodesTable } from './invites/invites.tables.js';
+import type {
+  NotificationBugsTable,
+  NotificationChatsTable,
+  NotificationsTable,
+} from './notifications/notifications.tables.js';
 import type { UsersTable } from './users/users.tables.js';
 import type { SavedViewsTable } from './views/views.tables.js';
 
@@ -25,4 +30,7 @@ export interface ReadModelDb {
   saved_views: SavedViewsTable;
   invite_codes: InviteCodesTable;
   bug_comments: BugCommentsTable;
+  notification_bugs: NotificationBugsTable;
+  notification_chats: NotificationChatsTable;
+  notifications: NotificationsTable;
 }

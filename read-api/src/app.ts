@@ -16,6 +16,7 @@ import { createChatsRoutes, createChatUsersRoutes } from './chats/chats.routes.j
 import type { ReadApiDeps } from './deps.js';
 import { createLiveRoutes } from './live/live.routes.js';
 import { createMetricsRoutes } from './metrics/metrics.routes.js';
+import { createNotificationsRoutes } from './notifications/notifications.routes.js';
 import { createOpenApiRoutes } from './openapi/openapi.routes.js';
 import { readApiOperations } from './operations.js';
 import { createReportsRoutes } from './reports/reports.routes.js';
@@ -63,6 +64,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.route('/api/audit', createAuditRoutes(deps));
   app.route('/api/metrics', createMetricsRoutes(deps));
   app.route('/api/views', createViewsRoutes(deps));
+  app.route('/api/notifications', createNotificationsRoutes(deps));
   app.route('/api', createOpenApiRoutes([...readApiOperations, ...(deps.operations ?? [])]));
   const live = createLiveRoutes(deps);
   app.route('/api/events', live.app);

@@ -5,6 +5,7 @@ import { bugReadOperations } from './bugs/bugs.openapi.js';
 import { chatReadOperations, chatUsersOperations } from './chats/chats.openapi.js';
 import { liveOperations } from './live/live.openapi.js';
 import { metricsOperations } from './metrics/metrics.openapi.js';
+import { notificationReadOperations } from './notifications/notifications.openapi.js';
 import { openApiOperations } from './openapi/openapi.openapi.js';
 import { reportOperations } from './reports/reports.openapi.js';
 import { systemOperations } from './system/system.openapi.js';
@@ -36,6 +37,7 @@ export const readApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/audit', auditOperations),
   ...mountOperations('/api/metrics', metricsOperations),
   ...mountOperations('/api/views', viewReadOperations),
+  ...mountOperations('/api/notifications', notificationReadOperations),
   ...mountOperations('/api/events', liveOperations),
   ...mountOperations('/api/chats', chatReadOperations),
   // The spec's chat-server paths: the same routers, the same declarations.

@@ -14,6 +14,7 @@ import { createBugRoutes } from './bugs/bugs.routes.js';
 import { createChatRoutes } from './chats/chats.routes.js';
 import type { WriteApiDeps } from './deps.js';
 import { idempotency } from './idempotency.js';
+import { createNotificationRoutes } from './notifications/notifications.routes.js';
 import { createUploadRoutes } from './uploads/uploads.routes.js';
 import { createPasswordResetRoutes, createPeopleRoutes } from './users/people.routes.js';
 import { createUserRoutes } from './users/users.routes.js';
@@ -44,6 +45,7 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.route('/api/users', createUserRoutes(deps));
   app.route('/api/bugs', createBugRoutes(deps));
   app.route('/api/views', createViewRoutes(deps));
+  app.route('/api/notifications', createNotificationRoutes(deps));
   // The spec's chat-server paths and /api/chats: the same handlers.
   for (const base of ['/api/chats', '/chats']) app.route(base, createChatRoutes(deps));
   return app;

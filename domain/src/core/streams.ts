@@ -6,6 +6,8 @@ export const streams = {
   chatMessages: (id: string) => `chatmsgs-${id}`,
   /** One user's saved views (api.md "Saved views"), keyed by the owner's id. */
   savedViews: (userId: string) => `views-${userId}`,
+  /** What one user has read of their notifications (api.md "People"). */
+  notifications: (userId: string) => `notifications-${userId}`,
   /** One admin invite code's life: minted, perhaps revoked (the code itself is never stored in it). */
   inviteCode: (id: string) => `invite-${id}`,
 } as const;

@@ -14,7 +14,9 @@ import { createMiddleware } from 'hono/factory';
  */
 const allowed: readonly { method: string; path: RegExp; selfOnly?: boolean }[] = [
   // Anonymous: signup, login, its second factor, the image picked before signing up.
-  { method: 'POST', path: /^\/api\/auth\/(register|login|mfa\/verify|upload-image)\/?$/ },
+  { method: 'POST', path: /^\/api\/auth\/(register|login|mfa\/verify|upload-image|forgot|reset)\/?$/ },
+  // Their own notifications (the route marks only the caller's).
+  { method: 'POST', path: /^\/api\/notifications\/read\/?$/ },
   { method: 'POST', path: /^\/api\/auth\/logout\/?$/ },
   { method: 'POST', path: /^\/api\/auth\/mfa\/(setup|enable|disable)\/?$/ },
   { method: 'PUT', path: /^\/api\/users\/([^/]+)\/?$/, selfOnly: true },

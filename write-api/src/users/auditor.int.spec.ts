@@ -251,6 +251,8 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
     'post /api/auth/mfa/setup',
     'post /api/auth/mfa/enable',
     'post /api/auth/mfa/disable',
+    // Their own notifications (notifications.int.spec.ts).
+    'post /api/notifications/read',
   ]);
 
   const fill = (template: string, userId: string) =>

@@ -1,0 +1,33 @@
+import type { ColumnType } from 'kysely';
+
+type Time = ColumnType<Date, Date | string, Date | string>;
+
+/** What notifications need to know of a bug, as of the events folded so far (a rebuild sees the past right). */
+export interface NotificationBugsTable {
+  id: string;
+  number: number | null;
+  title: string;
+  reporter_id: string;
+  assignee_ids: string[];
+  deleted: boolean;
+}
+
+/** Chat names, for "mentioned you in …". */
+export interface NotificationChatsTable {
+  id: string;
+  name: string;
+}
+
+/** One notification for one person (`{eventId}:{userId}`: made once per person per event). */
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  text: string;
+  bug_id: string | null;
+  chat_id: string | null;
+  actor_id: string | null;
+  created_at: Time;
+  read_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  position: string;
+}
