@@ -24,6 +24,7 @@ import {
   allProjections,
   ChatAiReactor,
   chatAiReactorMigrations,
+  DueReminders,
   installAnalyticsViews,
   type Projection,
   Projector,
@@ -115,6 +116,9 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   const aiReactor = new ChatAiReactor(commands, pool, { logger });
   await aiReactor.prepare();
   if (parts.has('projector')) aiReactor.start();
+  // The clock's notifications (due soon, overdue): one leader, beside the projector.
+  const dueReminders = new DueReminders(commands, pool, { logger });
+  if (parts.has('projector')) dueReminders.start();
 
   const uploadsDir = path.join(config.dataDir, 'uploads');
   await mkdir(uploadsDir, { recursive: true });
@@ -170,6 +174,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
       if (closed) return;
       closed = true;
       await aiReactor.stop();
+      await dueReminders.stop();
       await projector.stop();
       await changeFeed.close();
       await tokens.close();

@@ -18,6 +18,7 @@ export type { BugChangesTable, BugIntervalsTable, FlowBugsTable, IntervalField }
 export { inviteCodesTopic, invitesProjection } from './invites/invites.projection.js';
 export * from './invites/invites.queries.js';
 export type { InviteCodesTable } from './invites/invites.tables.js';
+export { DueReminders } from './notifications/due-reminders.js';
 export { notificationsProjection, notificationsTopic } from './notifications/notifications.projection.js';
 export * from './notifications/notifications.queries.js';
 export { allProjections } from './projections.js';

@@ -1,9 +1,11 @@
 import { registerEvents } from '../core/registry.js';
 import { bugEventSchemas } from './bug.schemas.js';
 import { bugCommentEventSchemas } from './comments.js';
+import { dueEventSchemas } from './due.js';
 
 registerEvents(bugEventSchemas);
 registerEvents(bugCommentEventSchemas);
+registerEvents(dueEventSchemas);
 
 export * from './bug.js';
 export * from './bug.schemas.js';
@@ -14,6 +16,7 @@ export * from './changes.js';
 export * from './checklist.js';
 export * from './comments.js';
 export * from './decide.js';
+export * from './due.js';
 export * from './files.js';
 export * from './permissions.js';
 export * from './status.js';

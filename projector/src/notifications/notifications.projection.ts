@@ -1,5 +1,6 @@
 import type {
   BugDetailsEditedData,
+  BugDueData,
   BugNumberedData,
   BugReportedData,
   BugStatusChangedData,
@@ -39,6 +40,8 @@ const NOTIFYING = new Set([
   'CommentAdded',
   'MessageSent',
   'NotificationsRead',
+  'BugDueSoon',
+  'BugOverdue',
 ]);
 
 const bugName = (bug: BugFacts) => `${bug.number ? `#${bug.number} ` : ''}${bug.title}`;
@@ -49,7 +52,7 @@ const bugName = (bug: BugFacts) => `${bug.number ? `#${bug.number} ` : ''}${bug.
  * chat message); a comment on a bug you reported or are assigned (unless it mentions you:
  * then only "mentioned"); the status of a bug you reported changed. Ids derive from the
  * event id and the person, so a replayed batch makes nothing twice. `due_soon` and `overdue`
- * depend on the clock, not on an event: not made here yet.
+ * come from the due reminders' events (due-reminders.ts), to the reporter and the assignees.
  */
 export const notificationsProjection: Projection = {
   name: 'notifications',
@@ -237,6 +240,20 @@ export const notificationsProjection: Projection = {
           notify(mentioned, 'mentioned', `${actorName} mentioned you on ${bugName(bug)}`, { bugId: d.bugId });
           const followers = [bug.reporter_id, ...(bug.assignee_ids ?? [])].filter((userId) => !mentioned.has(userId));
           notify(followers, 'commented', `${actorName} commented on ${bugName(bug)}`, { bugId: d.bugId });
+          break;
+        }
+        case 'BugDueSoon':
+        case 'BugOverdue': {
+          const d = e.data as BugDueData;
+          const bug = bugs.get(d.bugId);
+          if (!bug || bug.deleted) break;
+          const soon = e.type === 'BugDueSoon';
+          notify(
+            [bug.reporter_id, ...(bug.assignee_ids ?? [])],
+            soon ? 'due_soon' : 'overdue',
+            `${bugName(bug)} is ${soon ? 'due within a day' : 'overdue'}`,
+            { bugId: d.bugId },
+          );
           break;
         }
         case 'ChatCreated': {

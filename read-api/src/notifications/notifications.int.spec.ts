@@ -1,4 +1,6 @@
-import { http, registerAuditor, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
+import { silentLogger } from '@bugtrail/platform';
+import { DueReminders } from '@bugtrail/projector';
+import { eventually, http, registerAuditor, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -125,5 +127,64 @@ describe('notifications', () => {
 
     const auditor = await registerAuditor(t.url, admin.token);
     expect((await api.post('/api/notifications/read', { all: true }, auditor.token)).status).toBe(200);
+  });
+
+  it('reminds the reporter and the assignees once when a bug is due within a day, and once when overdue', async () => {
+    const due = new Date(Date.now() + 12 * 3_600_000).toISOString();
+    const created = await api.post(
+      '/api/bugs',
+      {
+        title: 'Invoice totals round wrong',
+        description: 'Cents are lost on totals.',
+        assignedTo: [second.id],
+        dueDate: due,
+      },
+      reporter.token,
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const bug = created.body.bug;
+    const far = await api.post(
+      '/api/bugs',
+      {
+        title: 'Dark mode contrast on charts',
+        description: 'Axis labels are too faint.',
+        assignedTo: [second.id],
+        dueDate: new Date(Date.now() + 10 * 86_400_000).toISOString(),
+      },
+      reporter.token,
+    );
+    expect(far.status).toBe(201);
+    const reminders = new DueReminders(t.system.commands, t.system.pool, { logger: silentLogger });
+    const kinds = async (user: TestUser) =>
+      (await inbox(user)).notifications.filter((n) => n.bugId === bug._id).map((n) => n.kind);
+    /** The projector follows the store on its own: wait until the kinds are there, then compare. */
+    const kindsBecome = async (user: TestUser, expected: string[]) => {
+      await eventually(async () => ((await kinds(user)).join() === expected.join() ? true : null)).catch(() => {});
+      expect(await kinds(user)).toEqual(expected);
+    };
+
+    expect(await reminders.runOnce()).toBeGreaterThanOrEqual(1);
+    expect(await reminders.runOnce()).toBe(0);
+    await kindsBecome(second, ['due_soon', 'assigned']);
+    expect((await inbox(second)).notifications[0].text).toBe(
+      `#${bug.number} Invoice totals round wrong is due within a day`,
+    );
+    expect(await kinds(reporter)).toEqual(['due_soon']);
+
+    // A day later it is overdue: said once; a closed bug is not reminded of.
+    const later = new Date(Date.now() + 2 * 86_400_000);
+    expect(await reminders.runOnce(later)).toBeGreaterThanOrEqual(1);
+    expect(await reminders.runOnce(later)).toBe(0);
+    await kindsBecome(second, ['overdue', 'due_soon', 'assigned']);
+    expect((await inbox(second)).notifications.some((n) => n.bugId === far.body.bug._id && n.kind !== 'assigned')).toBe(
+      false,
+    );
+    expect((await api.put(`/api/bugs/${far.body.bug._id}/status`, { status: 'Closed' }, second.token)).status).toBe(
+      200,
+    );
+    const history = await api.get(`/api/bugs/${bug._id}/history`, admin.token);
+    expect(history.body.events.map((e: { type: string }) => e.type)).toEqual(
+      expect.arrayContaining(['BugDueSoon', 'BugOverdue']),
+    );
   });
 });

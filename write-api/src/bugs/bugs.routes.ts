@@ -5,9 +5,9 @@ import {
   bugDecider,
   bugMessages,
   bugPermissions,
+  bugSideEventTypes,
   bugWriteMessages,
   ConflictError,
-  commentEventTypes,
   ForbiddenError,
   NotFoundError,
   parseStatusFilter,
@@ -167,7 +167,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
       {
         ...(expectedVersion === undefined ? {} : { expectedVersion }),
         staleMessage: bugMessages.staleEdit,
-        harmlessEventTypes: commentEventTypes,
+        harmlessEventTypes: bugSideEventTypes,
       },
     );
     return answer(c, bugAnswerMessages.updated, handled.state, handled.revision, 200);
@@ -185,7 +185,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
       {
         ...(expectedVersion === undefined ? {} : { expectedVersion }),
         staleMessage: bugMessages.staleEdit,
-        harmlessEventTypes: commentEventTypes,
+        harmlessEventTypes: bugSideEventTypes,
       },
     );
     return c.json({ message: bugAnswerMessages.deleted }, 200);
@@ -206,7 +206,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
       { type: 'ChangeBugStatus', data: { bugId, status }, metadata: { actor, now: now() } },
       expectedVersion === undefined
         ? { retryOnConflict: true }
-        : { expectedVersion, staleMessage: bugMessages.staleEdit, harmlessEventTypes: commentEventTypes },
+        : { expectedVersion, staleMessage: bugMessages.staleEdit, harmlessEventTypes: bugSideEventTypes },
     );
     return answer(c, bugAnswerMessages.statusChanged, handled.state, handled.revision, 200);
   });
@@ -229,7 +229,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
       },
       expectedVersion === undefined
         ? { retryOnConflict: true }
-        : { expectedVersion, staleMessage: bugMessages.staleEdit, harmlessEventTypes: commentEventTypes },
+        : { expectedVersion, staleMessage: bugMessages.staleEdit, harmlessEventTypes: bugSideEventTypes },
     );
     return answer(c, bugAnswerMessages.checklistUpdated, handled.state, handled.revision, 200);
   });
