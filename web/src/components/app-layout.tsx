@@ -10,6 +10,7 @@ import { LiveIndicator, useLiveUpdates } from '../live';
 import { CommandPalette } from './command-palette';
 import { Logo, PRODUCT_NAME } from './logo';
 import { navByRole } from './nav';
+import { NotificationBell } from './notifications/notification-bell';
 import { OfflineBanner } from './offline-banner';
 import { SavedViewsNav } from './saved-views-nav';
 import { GlobalShortcuts } from './shortcuts';
@@ -115,6 +116,7 @@ export function AppLayout({ area: role, children }: { area: Role; children?: Rea
             </kbd>
           </button>
           <LiveIndicator />
+          <NotificationBell role={user.role} />
           <ThemeToggle />
           <Link to="/profile" aria-label="Profile and appearance" className="hidden rounded-full sm:inline-flex">
             <Avatar user={user} size="sm" />

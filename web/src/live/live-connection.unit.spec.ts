@@ -96,6 +96,8 @@ describe('topic → query keys (ADR 004)', () => {
     expect(queryKeysForTopic('user:u1')).toEqual([['users'], ['profile']]);
     expect(queryKeysForTopic('users')).toEqual([['users'], ['profile']]);
     expect(queryKeysForTopic('chat:c1')).toEqual([['chats'], ['chat', 'c1'], ['chat', 'c1', 'messages']]);
+    expect(queryKeysForTopic('notifications:u1')).toEqual([['notifications']]);
+    expect(queryKeysForTopic('notifications')).toEqual([['notifications']]);
     expect(queryKeysForTopic('something-new')).toEqual([]);
   });
 
@@ -107,6 +109,9 @@ describe('topic → query keys (ADR 004)', () => {
       ['bugs', 'list', { status: 'Open' }],
       ['dashboard', 'admin'],
       ['chats'],
+      // A comment added, edited or deleted is announced as the bug's topic.
+      ['bug', 'b1', 'comments'],
+      ['bug', 'b2', 'comments'],
     ];
     for (const key of keys) client.setQueryData(key, 1);
     const invalidator = createInvalidator(client, 0);
@@ -114,10 +119,27 @@ describe('topic → query keys (ADR 004)', () => {
 
     invalidator.handle({ event: 'bug', topics: ['bug:b1'], position: 'p1' });
     await new Promise((r) => setTimeout(r, 10));
-    expect(isStale()).toEqual([true, false, true, true, false]);
+    expect(isStale()).toEqual([true, false, true, true, false, true, false]);
 
     invalidator.handle({ event: 'reset', topics: [], position: 'p2' });
     await new Promise((r) => setTimeout(r, 10));
-    expect(isStale()).toEqual([true, true, true, true, true]);
+    expect(isStale()).toEqual([true, true, true, true, true, true, true]);
+  });
+
+  it("refreshes the reader's notifications on their topic, and nothing else", async () => {
+    const client = new QueryClient();
+    const keys = [['notifications'], ['bugs', 'list', {}], ['dashboard', 'developer'], ['chats'], ['profile']];
+    for (const key of keys) client.setQueryData(key, 1);
+    const invalidator = createInvalidator(client, 0);
+
+    invalidator.handle({ event: 'notifications', topics: ['notifications:u1'], position: 'p1' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(keys.map((key) => client.getQueryState(key)?.isInvalidated ?? false)).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

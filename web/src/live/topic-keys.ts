@@ -10,6 +10,8 @@ export function queryKeysForTopic(topic: string): QueryKey[] {
   const id = colon < 0 ? null : topic.slice(colon + 1);
   switch (kind) {
     // Bug changes also move the team's task counters (the admin's Team Members page).
+    // ['bug', id] is a prefix: it covers the bug's history (['bug', id, 'history']) and its
+    // comments (['bug', id, 'comments']), which the server announces on the same topic.
     case 'bug':
       return id ? [['bug', id], ['bugs'], ['dashboard'], ['users']] : [['bugs'], ['dashboard'], ['users']];
     case 'bugs':
@@ -19,6 +21,9 @@ export function queryKeysForTopic(topic: string): QueryKey[] {
       return [['users'], ['profile']];
     case 'chat':
       return id ? [['chats'], ['chat', id], ['chat', id, 'messages']] : [['chats']];
+    // `notifications:{userId}` reaches only that user, so their one list is the one to refresh.
+    case 'notifications':
+      return [['notifications']];
     default:
       return [];
   }
