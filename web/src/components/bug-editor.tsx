@@ -23,17 +23,30 @@ export function createFailureText(error: unknown): string {
   return CREATE_FAILED;
 }
 
+/** A navigation as the guard sees it: where the page is and where it would go. */
+export type GuardedMove = {
+  current: { pathname: string; search: unknown };
+  next: { pathname: string; search: unknown };
+};
+
 /**
  * Warns before a form with unsaved changes is left: a navigation in the app asks in a
  * dialog, closing or reloading the tab gets the browser's own question (beforeunload).
  * The form reports whether it is dirty with `setDirty`; a page calls `setDirty(false)`
  * right before it leaves on purpose (after a save or a delete). `prompt` goes in the page.
+ * `letThrough` names moves that keep the form on screen (its text survives them), and
+ * `message` says what would be lost when it is not a form (a half-written comment).
  */
-export function useUnsavedChangesGuard(): { setDirty: (isDirty: boolean) => void; prompt: ReactNode } {
+export function useUnsavedChangesGuard(
+  options: { letThrough?: (move: GuardedMove) => boolean; message?: ReactNode } = {},
+): { setDirty: (isDirty: boolean) => void; prompt: ReactNode } {
   // A ref, not state: the page may leave in the same tick in which the form stops being dirty.
   const isDirty = useRef(false);
-  const shouldBlock = useCallback(() => isDirty.current, []);
-  const blocker = useBlocker({ shouldBlockFn: shouldBlock, enableBeforeUnload: shouldBlock, withResolver: true });
+  const letThrough = useRef(options.letThrough);
+  letThrough.current = options.letThrough;
+  const shouldBlock = useCallback((move?: GuardedMove) => isDirty.current && !(move && letThrough.current?.(move)), []);
+  const isDirtyNow = useCallback(() => isDirty.current, []);
+  const blocker = useBlocker({ shouldBlockFn: shouldBlock, enableBeforeUnload: isDirtyNow, withResolver: true });
   const setDirty = useCallback((value: boolean) => {
     isDirty.current = value;
   }, []);
@@ -45,7 +58,7 @@ export function useUnsavedChangesGuard(): { setDirty: (isDirty: boolean) => void
       onClose={() => blocker.reset?.()}
       onConfirm={() => blocker.proceed?.()}
     >
-      You have changes in this form that are not saved. Leave the page and lose them?
+      {options.message ?? 'You have changes in this form that are not saved. Leave the page and lose them?'}
     </ConfirmModal>
   );
   return { setDirty, prompt };

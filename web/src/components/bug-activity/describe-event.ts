@@ -170,6 +170,13 @@ function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary
       return { summary: `removed the file ${String(data.name ?? '')}`.trim(), details: [] };
     case 'BugDeleted':
       return { summary: 'deleted the bug', details: [] };
+    // The discussion (bug-comments/): the words stay in the Comments section, not here.
+    case 'CommentAdded':
+      return { summary: 'commented', details: [] };
+    case 'CommentEdited':
+      return { summary: 'edited a comment', details: [] };
+    case 'CommentDeleted':
+      return { summary: 'deleted a comment', details: [] };
     case 'BugNumbered':
       return { summary: `numbered it #${String(data.number ?? '')}`, details: [] };
     default: {

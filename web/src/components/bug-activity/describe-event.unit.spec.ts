@@ -86,6 +86,23 @@ describe('the timeline in plain words', () => {
     ]);
   });
 
+  it('says someone commented, edited or deleted a comment, without the words', () => {
+    const at = '2025-03-12T13:00:00.000Z';
+    const rows = activityRows(
+      [
+        entry('CommentAdded', tess, at, { bugId: 'b1', commentId: 'c1', body: 'Repro on **Safari**', mentions: [] }),
+        entry('CommentEdited', tess, at, { bugId: 'b1', commentId: 'c1', body: 'Repro on Safari 17', mentions: [] }),
+        entry('CommentDeleted', ada, at, { bugId: 'b1', commentId: 'c1' }),
+      ],
+      'admin',
+    );
+    expect(rows.map((row) => `${row.actor?.name} ${row.summary}`)).toEqual([
+      'Tess Tester commented',
+      'Tess Tester edited a comment',
+      'Ada Admin deleted a comment',
+    ]);
+  });
+
   it('reads a one-field edit as a sentence, field then old then new; several fields as details', () => {
     const at = '2025-03-12T13:00:00.000Z';
     const one = entry('BugDetailsEdited', tess, at, { changes: { priority: 'High' } }, [

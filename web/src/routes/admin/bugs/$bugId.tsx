@@ -12,6 +12,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { validateAtSearch } from '../../../components/bug-activity/at-search';
 import { BugActivity } from '../../../components/bug-activity/bug-activity';
 import { DeletedBugHistory } from '../../../components/bug-activity/deleted-bug-history';
+import { BugComments } from '../../../components/bug-comments/bug-comments';
 import { BugDetail } from '../../../components/bug-detail';
 import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
 import { bugToForm, isStaleEdit, StaleEditDialog, useUnsavedChangesGuard } from '../../../components/bug-editor';
@@ -72,18 +73,22 @@ function AdminBugPage() {
   const bug = useLoadedBug(bugId);
   // A reload after a stale save starts the form again from the bug as it is now.
   const [reloads, setReloads] = useState(0);
-  // Another moment is read-only: the detail view of the bug as it was, not the form.
-  if (at)
-    return (
-      <>
-        <BackToAllBugs />
-        <BugDetail bug={bug} viewAs="admin" />
-      </>
-    );
   return (
     <>
-      <AdminBugForm key={`${bug._id}:${reloads}`} bug={bug} onReloaded={() => setReloads((n) => n + 1)} />
-      <BugActivity bugId={bug._id} viewAs="admin" className="mt-6" />
+      {/* Another moment is read-only: the detail view of the bug as it was, not the form. */}
+      {at ? (
+        <>
+          <BackToAllBugs />
+          <BugDetail bug={bug} viewAs="admin" />
+        </>
+      ) : (
+        <>
+          <AdminBugForm key={`${bug._id}:${reloads}`} bug={bug} onReloaded={() => setReloads((n) => n + 1)} />
+          <BugActivity bugId={bug._id} viewAs="admin" className="mt-6" />
+        </>
+      )}
+      {/* Outside the switch: travelling in time keeps a half-written comment. */}
+      <BugComments bug={bug} viewAs="admin" className="mt-6" />
     </>
   );
 }

@@ -2,6 +2,7 @@ import { createFileRoute, type ErrorComponentProps, Link } from '@tanstack/react
 import { ArrowLeft, Eye } from 'lucide-react';
 import { validateAtSearch } from '../../../components/bug-activity/at-search';
 import { DeletedBugHistory } from '../../../components/bug-activity/deleted-bug-history';
+import { BugComments } from '../../../components/bug-comments/bug-comments';
 import { BugDetail } from '../../../components/bug-detail';
 import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
 import { BugLoadError, bugLoadFailure, useLoadedBug } from '../../../components/bug-load-state';
@@ -38,6 +39,8 @@ function AuditorBugPage() {
     <>
       <BackToBugs />
       <BugDetail bug={bug} viewAs="auditor" showCompletion />
+      {/* Auditors read the discussion and write nothing: no composer, no actions. */}
+      <BugComments bug={bug} viewAs="auditor" className="mt-6" />
     </>
   );
 }

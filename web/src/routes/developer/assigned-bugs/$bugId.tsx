@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, type ErrorComponentProps, Link } from '@tanstack/react-router';
 import { ArrowLeft, RefreshCw } from 'lucide-react';
 import { validateAtSearch } from '../../../components/bug-activity/at-search';
+import { BugComments } from '../../../components/bug-comments/bug-comments';
 import { BugDetail } from '../../../components/bug-detail';
 import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
 import { BugLoadError, useLoadedBug } from '../../../components/bug-load-state';
@@ -89,6 +90,7 @@ function AssignedBugPage() {
           </>
         }
       />
+      <BugComments bug={bug} viewAs="developer" className="mt-6" />
     </>
   );
 }

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, type ErrorComponentProps, Link } from '@tanstack/react-router';
 import { ArrowLeft, Pencil } from 'lucide-react';
 import { type AtSearch, validateAtSearch } from '../../../components/bug-activity/at-search';
+import { BugComments } from '../../../components/bug-comments/bug-comments';
 import { BugDetail } from '../../../components/bug-detail';
 import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
 import { EditBugForm } from '../../../components/bug-editor';
@@ -87,6 +88,7 @@ function TesterBugPage() {
           </Link>
         }
       />
+      <BugComments bug={bug} viewAs="tester" className="mt-6" />
     </>
   );
 }
