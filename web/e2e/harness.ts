@@ -130,5 +130,5 @@ export async function createBug(
     token,
   );
   if (answer.status !== 201) throw new Error(`create bug failed: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.bug as { _id: string; title: string; number: number };
+  return answer.body.bug as { _id: string; title: string; description: string; number: number };
 }

@@ -15,7 +15,7 @@ describe('tester: report, follow, edit and delete a bug', () => {
   let e2e: E2E;
   let tester: TestUser;
   let developer: TestUser;
-  let othersBug: { _id: string; title: string };
+  let othersBug: { _id: string; title: string; description: string };
   let session: Session;
 
   beforeAll(async () => {
