@@ -1,5 +1,5 @@
 import { commentMessages } from '@bugtrail/domain';
-import { http, registerAuditor, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
+import { expectRefused, http, registerAuditor, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -15,16 +15,8 @@ describe('comments on bugs', () => {
   let auditor: TestUser;
   let bug: { _id: string; version: number };
 
-  const eventCount = async () =>
-    Number((await t.system.pool.query('select count(*)::int as n from eventstore.events')).rows[0].n);
-  async function refused(status: number, call: () => Promise<{ status: number; body: any }>) {
-    const before = await eventCount();
-    const answer = await call();
-    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-    expect(typeof answer.body?.message).toBe('string');
-    expect(await eventCount()).toBe(before);
-    return answer;
-  }
+  const refused = (status: number, call: () => Promise<{ status: number; body: any }>) =>
+    expectRefused(t.system.pool, status, call);
   const comments = async (user: TestUser) => {
     const answer = await api.get(`/api/bugs/${bug._id}/comments`, user.token);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);

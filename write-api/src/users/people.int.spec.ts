@@ -1,5 +1,5 @@
 import { userMessages } from '@bugtrail/domain';
-import { http, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
+import { countStoredEvents, expectRefused, http, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -12,16 +12,9 @@ describe('managing people', () => {
   let admin: TestUser;
   let tester: TestUser;
 
-  const eventCount = async () =>
-    Number((await t.system.pool.query('select count(*)::int as n from eventstore.events')).rows[0].n);
-  async function refused(status: number, call: () => Promise<{ status: number; body: any }>) {
-    const before = await eventCount();
-    const answer = await call();
-    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-    expect(typeof answer.body?.message).toBe('string');
-    expect(await eventCount()).toBe(before);
-    return answer;
-  }
+  const eventCount = () => countStoredEvents(t.system.pool);
+  const refused = (status: number, call: () => Promise<{ status: number; body: any }>) =>
+    expectRefused(t.system.pool, status, call);
   const lastEvent = async (streamId: string) =>
     (
       await t.system.pool.query(

@@ -1,4 +1,4 @@
-import { http, registerUser, type TestUser } from '@bugtrail/testing';
+import { countStoredEvents, expectRefused, http, registerUser, type TestUser } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -9,16 +9,9 @@ describe('PUT /api/users/{id}', () => {
   let tester: TestUser;
   let developer: TestUser;
 
-  const eventCount = async () =>
-    Number((await t.system.pool.query('select count(*)::int as n from eventstore.events')).rows[0].n);
-  async function refused(status: number, call: () => Promise<{ status: number; body: any }>) {
-    const before = await eventCount();
-    const answer = await call();
-    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-    expect(typeof answer.body?.message).toBe('string');
-    expect(await eventCount()).toBe(before);
-    return answer;
-  }
+  const eventCount = () => countStoredEvents(t.system.pool);
+  const refused = (status: number, call: () => Promise<{ status: number; body: any }>) =>
+    expectRefused(t.system.pool, status, call);
   const login = (email: string, password: string) => api.post('/api/auth/login', { email, password });
   /** What registerUser signs everyone up with: the proof a self-service email or password change needs. */
   const current = { currentPassword: 'correct horse battery' };

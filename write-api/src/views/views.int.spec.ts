@@ -1,5 +1,13 @@
 import { userMessages, viewLimits, viewMessages } from '@bugtrail/domain';
-import { http, registerAuditor, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
+import {
+  countStoredEvents,
+  expectRefused,
+  http,
+  registerAuditor,
+  registerUser,
+  SseReader,
+  type TestUser,
+} from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -11,17 +19,9 @@ describe('saved views', () => {
   let tester: TestUser;
   let developer: TestUser;
 
-  const eventCount = async () =>
-    Number((await t.system.pool.query('select count(*)::int as n from eventstore.events')).rows[0].n);
-  /** Refused with `status`, a message, and nothing appended. */
-  async function refused(status: number, call: () => Promise<{ status: number; body: any }>) {
-    const before = await eventCount();
-    const answer = await call();
-    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-    expect(typeof answer.body?.message).toBe('string');
-    expect(await eventCount()).toBe(before);
-    return answer;
-  }
+  const eventCount = () => countStoredEvents(t.system.pool);
+  const refused = (status: number, call: () => Promise<{ status: number; body: any }>) =>
+    expectRefused(t.system.pool, status, call);
   const save = (user: TestUser, body: unknown, headers?: Record<string, string>) =>
     api.post('/api/views', body, user.token, headers);
   const list = async (user: TestUser) => {
