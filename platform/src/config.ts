@@ -18,6 +18,10 @@ export type Config = Readonly<{
   corsOrigins: '*' | readonly string[];
   /** The origin links to uploaded files are built from (else the request's own origin). */
   publicUrl: string | undefined;
+  /** Where mail goes (smtp:// or smtps://, credentials in the URL); none: nothing is mailed. */
+  smtpUrl: string | undefined;
+  /** The From of every mail. */
+  mailFrom: string;
   /** Secret that signs chat attachment links (else one generated and kept in the database). */
   uploadsSigningSecret: string | undefined;
   rateLimits: Readonly<{
@@ -51,6 +55,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     publicUrl: publicUrl(env.PUBLIC_URL),
     uploadsSigningSecret: env.UPLOADS_SIGNING_SECRET || undefined,
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM || 'Bugtrail <no-reply@bugtrail.localhost>',
     rateLimits: {
       failedLoginsPerAccount: int(env.RATE_LIMIT_LOGIN_PER_ACCOUNT, 10),
       failedLoginsPerIp: int(env.RATE_LIMIT_LOGIN_PER_IP, 100),
@@ -60,6 +66,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sseConnectionsPerUser: int(env.SSE_CONNECTIONS_PER_USER, 20),
     },
   };
+}
+
+/** SMTP_URL as given; a value that is not an smtp(s) URL stops the start. */
+function smtpUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
+  return value;
 }
 
 function corsOrigins(value: string | undefined): '*' | readonly string[] {

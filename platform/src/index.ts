@@ -14,6 +14,7 @@ export * from './http/security.js';
 export * from './http/server.js';
 export * from './http/upload-links.js';
 export * from './logger.js';
+export * from './mail.js';
 export * from './migrations.js';
 export * from './openapi/answers.js';
 export * from './openapi/document.js';

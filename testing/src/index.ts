@@ -20,6 +20,7 @@ export { type HttpAnswer, http } from './http.js';
 export { type OwnCluster, type RestartableCluster, startOwnCluster, startRestartableCluster } from './own-cluster.js';
 export { prng } from './prng.js';
 export { countStoredEvents, expectRefused } from './refused.js';
+export { mailText, type ReceivedMail, startSmtpServer } from './smtp.js';
 export { createSseParser, type LiveMessage, SseReader } from './sse-reader.js';
 export { createThrowawayDatabase, type ThrowawayDatabase, withDatabase } from './throwaway-database.js';
 export { registerAuditor, registerUser, TEST_INVITE_CODE, type TestUser } from './users.js';

@@ -2,6 +2,7 @@ import {
   absoluteProfileImages,
   createErrorHandler,
   httpSecurity,
+  Mailer,
   notFoundJson,
   rejectInvalidCharacters,
   requestContext,
@@ -17,6 +18,7 @@ import { idempotency } from './idempotency.js';
 import { createNotificationRoutes } from './notifications/notifications.routes.js';
 import { createUploadRoutes } from './uploads/uploads.routes.js';
 import { createPasswordResetRoutes, createPeopleRoutes } from './users/people.routes.js';
+import { resetMailer } from './users/reset-mail.js';
 import { createUserRoutes } from './users/users.routes.js';
 import { createViewRoutes } from './views/views.routes.js';
 
@@ -40,7 +42,9 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.route('/api/auth', createAuthRoutes(deps));
   app.route('/api/auth', createUploadRoutes(deps));
   app.route('/api/auth/mfa', createMfaRoutes(deps));
-  app.route('/api/auth', createPasswordResetRoutes(deps, null));
+  // SMTP set up: forgot-password mails the link; else it says to ask an admin.
+  const mailer = deps.mailer === undefined ? Mailer.fromConfig(deps.config, deps.logger) : deps.mailer;
+  app.route('/api/auth', createPasswordResetRoutes(deps, mailer ? resetMailer(mailer) : null));
   app.route('/api/users', createPeopleRoutes(deps));
   app.route('/api/users', createUserRoutes(deps));
   app.route('/api/bugs', createBugRoutes(deps));
