@@ -15,6 +15,7 @@ import {
   FolderBlobStore,
   type Logger,
   listen,
+  Mailer,
   migrate,
   platformMigrations,
   type RunningServer,
@@ -26,6 +27,8 @@ import {
   chatAiReactorMigrations,
   DueReminders,
   installAnalyticsViews,
+  MailReactor,
+  mailReactorMigrations,
   type Projection,
   Projector,
   projectorMigrations,
@@ -80,6 +83,7 @@ export async function migrateAll(pool: pg.Pool): Promise<void> {
     ...platformMigrations,
     ...projectorMigrations,
     ...chatAiReactorMigrations,
+    ...mailReactorMigrations,
     ...writeApiMigrations,
   });
 }
@@ -119,6 +123,12 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   // The clock's notifications (due soon, overdue): one leader, beside the projector.
   const dueReminders = new DueReminders(commands, pool, { logger });
   if (parts.has('projector')) dueReminders.start();
+  // Notification mail, when SMTP_URL is set: one leader, beside the projector.
+  const mailer = Mailer.fromConfig(config, logger);
+  const mailReactor = mailer
+    ? new MailReactor(mailer, pool, { logger, baseUrl: config.publicUrl ?? `http://localhost:${config.port}` })
+    : null;
+  if (parts.has('projector')) mailReactor?.start();
 
   const uploadsDir = path.join(config.dataDir, 'uploads');
   await mkdir(uploadsDir, { recursive: true });
@@ -175,6 +185,8 @@ export async function createSystem(options: SystemOptions): Promise<System> {
       closed = true;
       await aiReactor.stop();
       await dueReminders.stop();
+      await mailReactor?.stop();
+      mailer?.close();
       await projector.stop();
       await changeFeed.close();
       await tokens.close();

@@ -1,6 +1,9 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type pg from 'pg';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { getOrCreateSecret } from './secrets.js';
 
 export type MailMessage = Readonly<{
   to: string;
@@ -84,3 +87,36 @@ export class Mailer {
 /** Text for HTML: the five characters that matter. */
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/**
+ * One-click unsubscribe tokens (api.md "People": "an unsubscribe link"): the user id and an
+ * HMAC of it under a secret kept in the database, so a link works without a login and names
+ * nobody else. Made by the mail reactor, checked by write-api.
+ */
+export class UnsubscribeTokens {
+  private constructor(private readonly secret: string) {}
+
+  static async create(pool: pg.Pool): Promise<UnsubscribeTokens> {
+    return new UnsubscribeTokens(
+      await getOrCreateSecret(pool, 'mail_unsubscribe_secret', () => randomBytes(32).toString('base64url')),
+    );
+  }
+
+  private mac(userId: string): string {
+    return createHmac('sha256', this.secret).update(`unsubscribe:${userId}`).digest('base64url');
+  }
+
+  tokenFor(userId: string): string {
+    return `${Buffer.from(userId).toString('base64url')}.${this.mac(userId)}`;
+  }
+
+  /** The user a token was made for, or null. */
+  userOf(token: string): string | null {
+    const [encoded, mac] = token.split('.');
+    if (!encoded || !mac || token.length > 400) return null;
+    const userId = Buffer.from(encoded, 'base64url').toString('utf8');
+    const expected = Buffer.from(this.mac(userId));
+    const given = Buffer.from(mac);
+    return expected.length === given.length && timingSafeEqual(expected, given) ? userId : null;
+  }
+}

@@ -19,6 +19,7 @@ export { inviteCodesTopic, invitesProjection } from './invites/invites.projectio
 export * from './invites/invites.queries.js';
 export type { InviteCodesTable } from './invites/invites.tables.js';
 export { DueReminders } from './notifications/due-reminders.js';
+export { MailReactor, mailReactorMigrations } from './notifications/mail-reactor.js';
 export { notificationsProjection, notificationsTopic } from './notifications/notifications.projection.js';
 export * from './notifications/notifications.queries.js';
 export { allProjections } from './projections.js';

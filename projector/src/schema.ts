@@ -6,6 +6,7 @@ import type { InviteCodesTable } from './invites/invites.tables.js';
 import type {
   NotificationBugsTable,
   NotificationChatsTable,
+  NotificationPrefsTable,
   NotificationsTable,
 } from './notifications/notifications.tables.js';
 import type { UsersTable } from './users/users.tables.js';
@@ -32,5 +33,6 @@ export interface ReadModelDb {
   bug_comments: BugCommentsTable;
   notification_bugs: NotificationBugsTable;
   notification_chats: NotificationChatsTable;
+  notification_prefs: NotificationPrefsTable;
   notifications: NotificationsTable;
 }

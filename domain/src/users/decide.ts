@@ -3,7 +3,7 @@ import { type Actor, assertNever, type Command, type Decider, type Role } from '
 import { rolePermissions } from './permissions.js';
 import type { ProfileUpdated, UserEvent, UserState } from './user.js';
 import { evolveUser, initialUserState } from './user.js';
-import { userMessages } from './user.schemas.js';
+import { type EmailPreference, emailPreferences, userMessages } from './user.schemas.js';
 import { isValidEmail, normaliseEmail, resolveRole } from './validation.js';
 
 export type RegisterUser = Command<
@@ -30,7 +30,10 @@ export type RequestPasswordReset = Command<
   'RequestPasswordReset',
   { userId: string; expiresAt: string; byEmail: boolean }
 >;
+/** The person (or an admin for them) chooses how notifications are mailed. */
+export type SetNotificationPreferences = Command<'SetNotificationPreferences', { userId: string; email: string }>;
 export type UserCommand =
+  | SetNotificationPreferences
   | RegisterUser
   | UpdateProfile
   | ChangeRole
@@ -134,6 +137,21 @@ function requestPasswordReset(command: RequestPasswordReset, state: UserState): 
   return [{ type: 'PasswordResetRequested', data: { userId: state.id, expiresAt, byEmail } }];
 }
 
+function setPreferences(command: SetNotificationPreferences, state: UserState): UserEvent[] {
+  if (state.status !== 'registered') throw new NotFoundError('User not found');
+  const actor = command.metadata.actor;
+  // A null actor: the one-click unsubscribe link, whose signed token names the person.
+  if (actor && actor.id !== state.id && actor.role !== 'admin') {
+    throw new ForbiddenError("You don't have permission to update this user");
+  }
+  const email = command.data.email;
+  if (!(emailPreferences as readonly string[]).includes(email)) {
+    throw ValidationError.field('email', userMessages.emailPreferenceInvalid);
+  }
+  if (email === state.emailPreference) return [];
+  return [{ type: 'NotificationPreferencesChanged', data: { userId: state.id, email: email as EmailPreference } }];
+}
+
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
     case 'RegisterUser':
@@ -148,6 +166,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return reactivate(command, state);
     case 'RequestPasswordReset':
       return requestPasswordReset(command, state);
+    case 'SetNotificationPreferences':
+      return setPreferences(command, state);
     default:
       return assertNever(command);
   }

@@ -1,6 +1,7 @@
 import { registerEvents } from '../core/registry.js';
 import { inviteCodeMintedData, inviteCodeRevokedData } from './invites.js';
 import {
+  notificationPreferencesChangedData,
   passwordChangedData,
   passwordResetRequestedData,
   profileUpdatedData,
@@ -18,6 +19,7 @@ registerEvents({
   UserDeactivated: { version: 1, data: userDeactivatedData },
   UserReactivated: { version: 1, data: userReactivatedData },
   PasswordResetRequested: { version: 1, data: passwordResetRequestedData },
+  NotificationPreferencesChanged: { version: 1, data: notificationPreferencesChangedData },
   InviteCodeMinted: { version: 1, data: inviteCodeMintedData },
   InviteCodeRevoked: { version: 1, data: inviteCodeRevokedData },
 });

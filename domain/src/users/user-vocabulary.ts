@@ -44,6 +44,9 @@ export const userMessages = {
   resetRequested: 'If an account exists for this email, a reset link has been sent to it',
   resetNotMailed: 'Email is not set up here: ask an admin for a reset link',
   passwordReset: 'Your password has been reset. Please log in.',
+  emailPreferenceInvalid: 'Email preference must be one of immediate, daily, off',
+  unsubscribed: 'You will no longer receive notification emails',
+  unsubscribeInvalid: 'This unsubscribe link is invalid',
 } as const;
 
 /** The basic email pattern the spec's forms use. */

@@ -43,6 +43,15 @@ export type UserReactivatedData = z.infer<typeof userReactivatedData>;
  * An admin made a one-time password-reset link for someone, or the person asked for one
  * by mail (`byEmail`). The token is never in the event: only that a link exists, and until when.
  */
+/** How a person wants notifications mailed (api.md "People"): each at once, a daily digest, or never. */
+export const emailPreferences = ['immediate', 'daily', 'off'] as const;
+export type EmailPreference = (typeof emailPreferences)[number];
+export const notificationPreferencesChangedData = z.object({
+  userId: z.string().min(1),
+  email: z.enum(emailPreferences),
+});
+export type NotificationPreferencesChangedData = z.infer<typeof notificationPreferencesChangedData>;
+
 export const passwordResetRequestedData = z.object({
   userId: z.string().min(1),
   expiresAt: z.string().min(1),

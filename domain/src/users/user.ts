@@ -1,5 +1,6 @@
 import type { Event, Role } from '../core/event.js';
 import type {
+  NotificationPreferencesChangedData,
   PasswordChangedData,
   PasswordResetRequestedData,
   ProfileUpdatedData,
@@ -16,6 +17,10 @@ export type UserRoleChanged = Event<'UserRoleChanged', UserRoleChangedData>;
 export type UserDeactivated = Event<'UserDeactivated', UserDeactivatedData>;
 export type UserReactivated = Event<'UserReactivated', UserReactivatedData>;
 export type PasswordResetRequested = Event<'PasswordResetRequested', PasswordResetRequestedData>;
+export type NotificationPreferencesChanged = Event<
+  'NotificationPreferencesChanged',
+  NotificationPreferencesChangedData
+>;
 export type UserEvent =
   | UserRegistered
   | ProfileUpdated
@@ -23,7 +28,8 @@ export type UserEvent =
   | UserRoleChanged
   | UserDeactivated
   | UserReactivated
-  | PasswordResetRequested;
+  | PasswordResetRequested
+  | NotificationPreferencesChanged;
 
 export type UserState =
   | Readonly<{ status: 'empty' }>
@@ -36,6 +42,8 @@ export type UserState =
       profileImageURL: string | null;
       /** Deactivated by an admin: no login, no token, still named in every list and history. */
       deactivated: boolean;
+      /** How notifications are mailed (api.md "People"). */
+      emailPreference: 'immediate' | 'daily' | 'off';
     }>;
 
 export const initialUserState = (): UserState => ({ status: 'empty' });
@@ -52,6 +60,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         role: d.role,
         profileImageURL: d.profileImageURL,
         deactivated: false,
+        emailPreference: 'immediate',
       };
     }
     case 'ProfileUpdated': {
@@ -67,6 +76,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'PasswordChanged':
     case 'PasswordResetRequested':
       return state;
+    case 'NotificationPreferencesChanged':
+      return state.status === 'registered' ? { ...state, emailPreference: event.data.email } : state;
     case 'UserDeactivated':
       return state.status === 'registered' ? { ...state, deactivated: true } : state;
     case 'UserReactivated':

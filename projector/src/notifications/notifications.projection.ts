@@ -10,6 +10,7 @@ import type {
   DevelopersUnassignedData,
   MessageSentData,
   NotificationKind,
+  NotificationPreferencesChangedData,
   NotificationsReadData,
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
@@ -34,6 +35,7 @@ const BUG_FACT_EVENTS = new Set([
   'BugDeleted',
 ]);
 const CHAT_EVENTS = new Set(['ChatCreated', 'ChatRenamed']);
+const PREFERENCE_EVENTS = new Set(['NotificationPreferencesChanged']);
 const NOTIFYING = new Set([
   'DevelopersAssigned',
   'BugStatusChanged',
@@ -57,7 +59,7 @@ const bugName = (bug: BugFacts) => `${bug.number ? `#${bug.number} ` : ''}${bug.
 export const notificationsProjection: Projection = {
   name: 'notifications',
   version: 1,
-  tables: ['notification_bugs', 'notification_chats', 'notifications'],
+  tables: ['notification_bugs', 'notification_chats', 'notification_prefs', 'notifications'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
     await sql`create table ${sql.id(schema, 'notification_bugs')} (
@@ -71,6 +73,10 @@ export const notificationsProjection: Projection = {
     await sql`create table ${sql.id(schema, 'notification_chats')} (id text primary key, name text not null)`.execute(
       db,
     );
+    // How each person wants mail, as of the events folded so far: each notification keeps the choice made when it was.
+    await sql`create table ${sql.id(schema, 'notification_prefs')} (user_id text primary key, email text not null)`.execute(
+      db,
+    );
     await sql`create table ${sql.id(schema, 'notifications')} (
       id text primary key,
       user_id text not null,
@@ -81,6 +87,7 @@ export const notificationsProjection: Projection = {
       actor_id text,
       created_at timestamptz not null,
       read_at timestamptz,
+      mail text not null,
       position text collate "C" not null
     )`.execute(db);
     await sql`create index ${sql.id(`${schema}_notifications_user`)} on ${sql.id(schema, 'notifications')} (user_id, position desc)`.execute(
@@ -93,7 +100,11 @@ export const notificationsProjection: Projection = {
 
   async apply(events: readonly RecordedEvent[], { db, schema, topics }) {
     const relevant = events.filter(
-      (e) => BUG_FACT_EVENTS.has(e.type) || CHAT_EVENTS.has(e.type) || NOTIFYING.has(e.type),
+      (e) =>
+        BUG_FACT_EVENTS.has(e.type) ||
+        CHAT_EVENTS.has(e.type) ||
+        NOTIFYING.has(e.type) ||
+        PREFERENCE_EVENTS.has(e.type),
     );
     if (relevant.length === 0) return;
 
@@ -143,6 +154,7 @@ export const notificationsProjection: Projection = {
     const touchedChats = new Set<string>();
     const made: NotificationRow[] = [];
     const reads: NotificationsReadData[] = [];
+    const prefChanges: { userId: string; email: string; position: string }[] = [];
     for (const e of relevant) {
       const actorId = e.metadata.actorId;
       const actorName = (actorId && names.get(actorId)) || 'Someone';
@@ -163,6 +175,7 @@ export const notificationsProjection: Projection = {
             chat_id: refs.chatId ?? null,
             actor_id: actorId,
             created_at: e.metadata.occurredAt,
+            mail: 'immediate',
             position: e.position,
           });
         }
@@ -285,6 +298,11 @@ export const notificationsProjection: Projection = {
         case 'NotificationsRead':
           reads.push(e.data as NotificationsReadData);
           break;
+        case 'NotificationPreferencesChanged': {
+          const d = e.data as NotificationPreferencesChangedData;
+          prefChanges.push({ userId: d.userId, email: d.email, position: e.position });
+          break;
+        }
         default:
           break;
       }
@@ -312,6 +330,33 @@ export const notificationsProjection: Projection = {
         .insertInto('notification_chats')
         .values(rows)
         .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ name: eb.ref('excluded.name') })))
+        .execute();
+    }
+    // Each notification is mailed as its person wanted when it was made (api.md: made while "off", never mailed).
+    const people = [...new Set([...made.map((n) => n.user_id), ...prefChanges.map((p) => p.userId)])];
+    const stored = new Map<string, string>();
+    if (people.length > 0) {
+      const rows = await db
+        .withSchema(schema)
+        .selectFrom('notification_prefs')
+        .selectAll()
+        .where('user_id', 'in', people)
+        .execute();
+      for (const row of rows) stored.set(row.user_id, row.email);
+    }
+    for (const notification of made) {
+      const change = prefChanges.findLast(
+        (p) => p.userId === notification.user_id && p.position < notification.position,
+      );
+      notification.mail = change?.email ?? stored.get(notification.user_id) ?? 'immediate';
+    }
+    const latest = new Map(prefChanges.map((p) => [p.userId, p.email]));
+    for (const rows of chunks([...latest].map(([user_id, email]) => ({ user_id, email })))) {
+      await db
+        .withSchema(schema)
+        .insertInto('notification_prefs')
+        .values(rows)
+        .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ email: eb.ref('excluded.email') })))
         .execute();
     }
     for (const rows of chunks(made)) {

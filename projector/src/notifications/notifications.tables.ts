@@ -18,6 +18,12 @@ export interface NotificationChatsTable {
   name: string;
 }
 
+/** How each person wants notifications mailed (immediate, daily, off). */
+export interface NotificationPrefsTable {
+  user_id: string;
+  email: string;
+}
+
 /** One notification for one person (`{eventId}:{userId}`: made once per person per event). */
 export interface NotificationsTable {
   id: string;
@@ -29,5 +35,7 @@ export interface NotificationsTable {
   actor_id: string | null;
   created_at: Time;
   read_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** How it is to be mailed, as its person wanted when it was made: immediate, daily or off. */
+  mail: string;
   position: string;
 }

@@ -1,12 +1,9 @@
-import type { ProfileUpdatedData, UserRegisteredData, UserRoleChangedData } from '@bugtrail/domain';
-
-const USER_EVENTS = new Set([
-  'UserRegistered',
-  'ProfileUpdated',
-  'UserRoleChanged',
-  'UserDeactivated',
-  'UserReactivated',
-]);
+import type {
+  NotificationPreferencesChangedData,
+  ProfileUpdatedData,
+  UserRegisteredData,
+  UserRoleChangedData,
+} from '@bugtrail/domain';
 
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, sql } from 'kysely';
@@ -17,6 +14,15 @@ import type { UsersTable } from './users.tables.js';
 
 /** A row as stored or as the batch folds it (times from events are ISO strings). */
 type UserRow = Insertable<UsersTable>;
+
+const USER_EVENTS = new Set([
+  'UserRegistered',
+  'ProfileUpdated',
+  'UserRoleChanged',
+  'UserDeactivated',
+  'UserReactivated',
+  'NotificationPreferencesChanged',
+]);
 
 /**
  * Everybody's public profile: the team list, chat pickers, names on bugs. Version 2: who is
@@ -35,6 +41,7 @@ export const usersProjection: Projection = {
       role text not null,
       profile_image_url text,
       deactivated boolean not null default false,
+      email_preference text not null default 'immediate',
       created_at timestamptz not null,
       updated_at timestamptz not null
     )`.execute(db);
@@ -80,6 +87,11 @@ export const usersProjection: Projection = {
         const row = touched.get(d.userId);
         if (!row) continue;
         touched.set(d.userId, { ...row, role: d.to, updated_at: event.metadata.occurredAt });
+      } else if (event.type === 'NotificationPreferencesChanged') {
+        const d = event.data as NotificationPreferencesChangedData;
+        const row = touched.get(d.userId);
+        if (!row) continue;
+        touched.set(d.userId, { ...row, email_preference: d.email, updated_at: event.metadata.occurredAt });
       } else if (event.type === 'UserDeactivated' || event.type === 'UserReactivated') {
         const { userId } = event.data as { userId: string };
         const row = touched.get(userId);
@@ -113,6 +125,7 @@ export const usersProjection: Projection = {
             role: eb.ref('excluded.role'),
             profile_image_url: eb.ref('excluded.profile_image_url'),
             deactivated: eb.ref('excluded.deactivated'),
+            email_preference: eb.ref('excluded.email_preference'),
             updated_at: eb.ref('excluded.updated_at'),
           })),
         )

@@ -9,6 +9,11 @@ export interface UsersTable {
   role: Role;
   profile_image_url: string | null;
   deactivated: ColumnType<boolean, boolean | undefined, boolean>;
+  email_preference: ColumnType<
+    'immediate' | 'daily' | 'off',
+    'immediate' | 'daily' | 'off' | undefined,
+    'immediate' | 'daily' | 'off'
+  >;
   created_at: ColumnType<Date, Date | string, Date | string>;
   updated_at: ColumnType<Date, Date | string, Date | string>;
 }

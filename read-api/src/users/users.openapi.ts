@@ -23,7 +23,15 @@ export const profileOperations: RouteSpec[] = [
     path: '/profile',
     summary: 'The caller',
     tags: ['auth'],
-    responses: { 200: { description: 'The caller', schema: z.object({ user: userDtoSchema }) }, 404: notFoundAnswer },
+    responses: {
+      200: {
+        description: 'The caller, with how they want notifications mailed',
+        schema: z.object({
+          user: userDtoSchema.extend({ preferences: z.object({ email: z.enum(['immediate', 'daily', 'off']) }) }),
+        }),
+      },
+      404: notFoundAnswer,
+    },
   },
   {
     method: 'get',

@@ -28,7 +28,7 @@ export function createProfileRoutes(deps: ReadApiDeps) {
   app.get('/profile', requireAuth(deps.tokens), async (c) => {
     const row = await findUser(deps.db, c.var.actor.id);
     if (!row) throw new NotFoundError('User not found');
-    return c.json({ user: userRowToDto(row) });
+    return c.json({ user: { ...userRowToDto(row), preferences: { email: row.email_preference } } });
   });
   // The admin's invite codes (api.md "People"): live ones only, never the code itself.
   app.get('/invite-codes', requireAuth(deps.tokens), requireRole('admin'), async (c) => {

@@ -16,7 +16,8 @@ const allowed: readonly { method: string; path: RegExp; selfOnly?: boolean }[] =
   // Anonymous: signup, login, its second factor, the image picked before signing up.
   { method: 'POST', path: /^\/api\/auth\/(register|login|mfa\/verify|upload-image|forgot|reset)\/?$/ },
   // Their own notifications (the route marks only the caller's).
-  { method: 'POST', path: /^\/api\/notifications\/read\/?$/ },
+  { method: 'POST', path: /^\/api\/notifications\/(read|unsubscribe)\/?$/ },
+  { method: 'PUT', path: /^\/api\/users\/([^/]+)\/preferences\/?$/, selfOnly: true },
   { method: 'POST', path: /^\/api\/auth\/logout\/?$/ },
   { method: 'POST', path: /^\/api\/auth\/mfa\/(setup|enable|disable)\/?$/ },
   { method: 'PUT', path: /^\/api\/users\/([^/]+)\/?$/, selfOnly: true },

@@ -1,8 +1,8 @@
-import { notificationLimits, notificationMessages } from '@bugtrail/domain';
+import { notificationLimits, notificationMessages, userMessages } from '@bugtrail/domain';
 import { invalidAnswer, type RouteSpec } from '@bugtrail/platform';
 import { z } from 'zod';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
-import { markReadBody } from './notifications.routes.js';
+import { markReadBody, unsubscribeBody } from './notifications.routes.js';
 
 /** Mounted at /api/notifications. */
 export const notificationOperations: RouteSpec[] = [
@@ -20,6 +20,23 @@ export const notificationOperations: RouteSpec[] = [
     responses: {
       200: { description: 'Marked', schema: z.object({ message: z.string() }), headers: positionHeaders },
       400: { ...invalidAnswer, description: `"${notificationMessages.nothingToMark}"` },
+    },
+  },
+  {
+    method: 'post',
+    path: '/unsubscribe',
+    summary: 'One-click unsubscribe from notification mail (the token of a mail’s link; no login)',
+    tags: ['notifications'],
+    auth: false,
+    headers: idempotencyHeader,
+    body: { schema: unsubscribeBody, fields: { token: 'The `token` parameter of the mail’s unsubscribe link' } },
+    responses: {
+      200: {
+        description: `"${userMessages.unsubscribed}": the email preference is now "off"`,
+        schema: z.object({ message: z.string(), email: z.string() }),
+        headers: positionHeaders,
+      },
+      400: { ...invalidAnswer, description: `"${userMessages.unsubscribeInvalid}"` },
     },
   },
 ];

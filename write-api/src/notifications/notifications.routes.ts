@@ -1,8 +1,18 @@
-import { notificationLimits, notificationsDecider, streams } from '@bugtrail/domain';
-import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
+import {
+  notificationLimits,
+  notificationsDecider,
+  streams,
+  type UserState,
+  userDecider,
+  userMessages,
+  ValidationError,
+} from '@bugtrail/domain';
+import { type AuthEnv, readJson, requireAuth, UnsubscribeTokens } from '@bugtrail/platform';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
+
+export const unsubscribeBody = z.object({ token: z.unknown().optional() });
 
 export const markReadBody = z.object({
   ids: z
@@ -20,8 +30,8 @@ export const markReadBody = z.object({
  */
 export function createNotificationRoutes(deps: WriteApiDeps) {
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps.tokens));
-  app.post('/read', async (c) => {
+  let tokens: Promise<UnsubscribeTokens> | null = null;
+  app.post('/read', requireAuth(deps.tokens), async (c) => {
     const actor = c.var.actor;
     const body = await readJson(c, markReadBody);
     const handled = await deps.commands.handle(
@@ -39,5 +49,33 @@ export function createNotificationRoutes(deps: WriteApiDeps) {
     await settle(c, deps, handled.position);
     return c.json({ message: 'Notifications marked as read' }, 200);
   });
+  /**
+   * POST /api/notifications/unsubscribe { token }: the one-click link of every notification
+   * mail (no login: the signed token names the person). Mail stops: the preference becomes
+   * "off", an event of their stream with no actor.
+   */
+  app.post('/unsubscribe', async (c) => {
+    const body = await readJson(c, unsubscribeBody);
+    tokens ??= UnsubscribeTokens.create(deps.pool);
+    const userId = (await tokens).userOf(typeof body.token === 'string' ? body.token.trim() : '');
+    if (!userId || !(await deps.accounts.exists(userId))) {
+      throw ValidationError.field('token', userMessages.unsubscribeInvalid);
+    }
+    const handled = await deps.commands.handle(
+      streams.user(userId),
+      userDecider,
+      {
+        type: 'SetNotificationPreferences',
+        data: { userId, email: 'off' },
+        metadata: { actor: null, now: (deps.now?.() ?? new Date()).toISOString() },
+      },
+      commandContext(c, null),
+      { retryOnConflict: true },
+    );
+    await settle(c, deps, handled.position);
+    const { email } = handled.state as Extract<UserState, { status: 'registered' }>;
+    return c.json({ message: userMessages.unsubscribed, email }, 200);
+  });
+
   return app;
 }

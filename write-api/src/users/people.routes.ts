@@ -23,6 +23,7 @@ import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 type RegisteredUser = Extract<UserState, { status: 'registered' }>;
 
 const optionalText = z.string().max(10_000).nullable().optional();
+export const preferencesBody = z.object({ email: z.unknown().optional() });
 export const forgotBody = z.object({ email: optionalText });
 export const resetBody = z.object({ token: optionalText, password: optionalText });
 
@@ -151,6 +152,30 @@ export function createPeopleRoutes(deps: WriteApiDeps) {
     // The link is a credential: no cache (and no Idempotency-Key record) keeps it.
     c.header('Cache-Control', 'no-store');
     return c.json({ url: resetLinkUrl(c, deps, token), expiresAt: expiresAt.toISOString() }, 200);
+  });
+
+  /** PUT /api/users/{id}/preferences: the caller's own (an admin: anyone's), as an event of their stream. */
+  app.put('/:id/preferences', requireAuth(deps.tokens), async (c) => {
+    const actor = c.var.actor;
+    const userId = c.req.param('id');
+    const body = await readJson(c, preferencesBody);
+    if (actor.id !== userId && actor.role !== 'admin') {
+      if (!(await deps.accounts.exists(userId))) throw new NotFoundError('User not found');
+      throw new ForbiddenError("You don't have permission to update this user");
+    }
+    const handled = await deps.commands.handle(
+      streams.user(userId),
+      userDecider,
+      {
+        type: 'SetNotificationPreferences',
+        data: { userId, email: typeof body.email === 'string' ? body.email : '' },
+        metadata: { actor, now: now() },
+      },
+      commandContext(c, actor),
+      { retryOnConflict: true },
+    );
+    await settle(c, deps, handled.position);
+    return c.json({ preferences: { email: (handled.state as RegisteredUser).emailPreference } }, 200);
   });
 
   return app;

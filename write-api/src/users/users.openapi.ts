@@ -1,4 +1,4 @@
-import { roleSchema, userMessages } from '@bugtrail/domain';
+import { emailPreferences, roleSchema, userMessages } from '@bugtrail/domain';
 import {
   errorAnswer,
   forbiddenAnswer,
@@ -10,6 +10,7 @@ import {
 } from '@bugtrail/platform';
 import { z } from 'zod';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
+import { preferencesBody } from './people.routes.js';
 import { profileBody, roleBody } from './users.routes.js';
 
 /** PUT and PATCH /api/users/{id}, PUT /api/users/{id}/role (users.routes.ts), relative to their mount at /api/users. */
@@ -128,7 +129,28 @@ const resetLink: RouteSpec = {
   },
 };
 
+const preferences: RouteSpec = {
+  method: 'put',
+  path: '/{id}/preferences',
+  summary: 'How notifications are mailed: each at once, a daily digest, or never (the caller’s own; admins anyone’s)',
+  tags: ['users'],
+  params: idParam,
+  headers: idempotencyHeader,
+  body: { schema: preferencesBody, fields: { email: '"immediate", "daily" or "off"' } },
+  responses: {
+    200: {
+      description: 'The preferences now',
+      schema: z.object({ preferences: z.object({ email: z.enum(emailPreferences) }) }),
+      headers: positionHeaders,
+    },
+    400: invalidAnswer,
+    403: forbiddenAnswer,
+    404: notFoundAnswer,
+  },
+};
+
 export const userOperations: RouteSpec[] = [
+  preferences,
   updateProfile('put'),
   updateProfile('patch'),
   changeRole,
