@@ -20,6 +20,7 @@ import { Route as ProfileRouteImport } from './routes/profile'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as TesterRouteImport } from './routes/tester'
+import { Route as UnsubscribeRouteImport } from './routes/unsubscribe'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminChatsRouteImport } from './routes/admin/chats'
 import { Route as AdminCreateBugRouteImport } from './routes/admin/create-bug'
@@ -105,6 +106,11 @@ const SignupRoute = SignupRouteImport.update({
 const TesterRoute = TesterRouteImport.update({
   id: '/tester',
   path: '/tester',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const UnsubscribeRoute = UnsubscribeRouteImport.update({
+  id: '/unsubscribe',
+  path: '/unsubscribe',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AdminIndexRoute = AdminIndexRouteImport.update({
@@ -277,6 +283,7 @@ export interface FileRoutesByFullPath {
   '/reset-password': typeof ResetPasswordRoute
   '/signup': typeof SignupRoute
   '/tester': typeof TesterRouteWithChildren
+  '/unsubscribe': typeof UnsubscribeRoute
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
   '/admin/dashboard': typeof AdminDashboardRoute
@@ -316,6 +323,7 @@ export interface FileRoutesByTo {
   '/login': typeof LoginRoute
   '/reset-password': typeof ResetPasswordRoute
   '/signup': typeof SignupRoute
+  '/unsubscribe': typeof UnsubscribeRoute
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
   '/admin/dashboard': typeof AdminDashboardRoute
@@ -361,6 +369,7 @@ export interface FileRoutesById {
   '/reset-password': typeof ResetPasswordRoute
   '/signup': typeof SignupRoute
   '/tester': typeof TesterRouteWithChildren
+  '/unsubscribe': typeof UnsubscribeRoute
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
   '/admin/dashboard': typeof AdminDashboardRoute
@@ -407,6 +416,7 @@ export interface FileRouteTypes {
     | '/reset-password'
     | '/signup'
     | '/tester'
+    | '/unsubscribe'
     | '/admin/chats'
     | '/admin/create-bug'
     | '/admin/dashboard'
@@ -446,6 +456,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/reset-password'
     | '/signup'
+    | '/unsubscribe'
     | '/admin/chats'
     | '/admin/create-bug'
     | '/admin/dashboard'
@@ -490,6 +501,7 @@ export interface FileRouteTypes {
     | '/reset-password'
     | '/signup'
     | '/tester'
+    | '/unsubscribe'
     | '/admin/chats'
     | '/admin/create-bug'
     | '/admin/dashboard'
@@ -535,6 +547,7 @@ export interface RootRouteChildren {
   ResetPasswordRoute: typeof ResetPasswordRoute
   SignupRoute: typeof SignupRoute
   TesterRoute: typeof TesterRouteWithChildren
+  UnsubscribeRoute: typeof UnsubscribeRoute
   BugsNumberRoute: typeof BugsNumberRoute
 }
 
@@ -615,6 +628,13 @@ declare module '@tanstack/react-router' {
       path: '/tester'
       fullPath: '/tester'
       preLoaderRoute: typeof TesterRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/unsubscribe': {
+      id: '/unsubscribe'
+      path: '/unsubscribe'
+      fullPath: '/unsubscribe'
+      preLoaderRoute: typeof UnsubscribeRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/admin/': {
@@ -954,6 +974,7 @@ const rootRouteChildren: RootRouteChildren = {
   ResetPasswordRoute: ResetPasswordRoute,
   SignupRoute: SignupRoute,
   TesterRoute: TesterRouteWithChildren,
+  UnsubscribeRoute: UnsubscribeRoute,
   BugsNumberRoute: BugsNumberRoute,
 }
 export const routeTree = rootRouteImport

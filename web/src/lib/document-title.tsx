@@ -15,6 +15,7 @@ const titles: Record<string, string> = {
   '/signup': 'Sign up',
   '/forgot-password': 'Forgot password',
   '/reset-password': 'Reset password',
+  '/unsubscribe': 'Unsubscribe',
   '/profile': 'Profile',
   '/profile/security': 'Security',
   '/admin/dashboard': 'Dashboard',

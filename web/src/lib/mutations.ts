@@ -1,7 +1,17 @@
 import { type QueryClient, type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, isQueuedOffline, setToken } from './api';
+import { api, isQueuedOffline, messageOf, setToken } from './api';
 import { notify as toast } from './notify';
-import type { Bug, BugPage, BugStatus, ChecklistItem, Role, TeamMember, User } from './types';
+import type {
+  Bug,
+  BugPage,
+  BugStatus,
+  ChecklistItem,
+  EmailPreference,
+  Role,
+  TeamMember,
+  User,
+  UserPreferences,
+} from './types';
 
 /** Every cached copy of one bug (detail and list rows), patched the same way. */
 function patchBug(client: QueryClient, id: string, patch: (bug: Bug) => Bug) {
@@ -211,6 +221,47 @@ export function useChangeRole() {
         team?.map((member) => (member._id === answer.user._id ? { ...member, role: answer.user.role } : member)),
       );
       void client.invalidateQueries({ queryKey: ['users'] });
+    },
+  });
+}
+
+export const preferenceTexts = {
+  saved: 'Notification preferences saved',
+  failed: 'Could not save notification preferences',
+};
+
+/**
+ * PUT /api/users/{id}/preferences (the caller's own id). Optimistic: the choice shows at
+ * once in the cached profile and goes back if the server refuses, with its message. Not
+ * queued offline: a preference is only worth setting while the server can take it.
+ */
+export function useUpdateEmailPreference(userId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (email: EmailPreference) =>
+      api<{ preferences: UserPreferences }>(`/api/users/${encodeURIComponent(userId)}/preferences`, {
+        method: 'PUT',
+        body: { email },
+        offline: 'fail',
+      }),
+    onMutate: async (email) => {
+      await client.cancelQueries({ queryKey: ['profile'] });
+      const saved = client.getQueryData<User>(['profile']);
+      client.setQueryData<User>(['profile'], (me) => (me ? { ...me, preferences: { ...me.preferences, email } } : me));
+      return { saved };
+    },
+    onError: (error, _email, context) => {
+      if (context?.saved) client.setQueryData(['profile'], context.saved);
+      toast.error(messageOf(error, preferenceTexts.failed));
+    },
+    onSuccess: (answer) => {
+      client.setQueryData<User>(['profile'], (me) =>
+        me && answer?.preferences ? { ...me, preferences: answer.preferences } : me,
+      );
+      toast.success(preferenceTexts.saved);
+    },
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: ['profile'] });
     },
   });
 }

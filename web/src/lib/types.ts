@@ -15,7 +15,13 @@ export type { BugStatus, Priority, Role, Severity } from '@bugtrail/domain/vocab
 export type UserRef = Pick<UserDto, '_id' | 'name'> &
   Partial<Omit<UserDto, '_id' | 'name' | 'deactivated'>> & { deactivated?: boolean };
 
-export type User = UserRef & { email: string; role: Role };
+/** How a person wants notification emails (api.md "People", Email): each at once, a daily digest, or none. */
+export type EmailPreference = 'immediate' | 'daily' | 'off';
+
+export type UserPreferences = { email: EmailPreference };
+
+/** `preferences`: on the signed-in user's own profile (GET /api/auth/profile); "immediate" when absent. */
+export type User = UserRef & { email: string; role: Role; preferences?: UserPreferences };
 
 /** A row of the admin's team list; `createdAt` (when they signed up) when the server sends it. */
 export type TeamMember = User & {

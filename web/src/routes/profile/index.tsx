@@ -1,22 +1,38 @@
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { ChevronRight, Monitor, Moon, ShieldCheck, Sun } from 'lucide-react';
 import { useId } from 'react';
 import { PageHeader } from '../../components/page-header';
 import { Card, CardHeader } from '../../components/ui/card';
 import { cx } from '../../components/ui/cx';
+import { useUpdateEmailPreference } from '../../lib/mutations';
+import { profileQuery } from '../../lib/session';
 import { setThemeChoice, type ThemeChoice, useTheme } from '../../lib/theme';
+import type { EmailPreference } from '../../lib/types';
 
 export const Route = createFileRoute('/profile/')({ component: ProfilePage });
 
 function ProfilePage() {
   return (
     <>
-      <PageHeader title="Profile" subtitle="How the app looks for you, and how your account is protected." />
+      <PageHeader
+        title="Profile"
+        subtitle="How the app looks for you, what it emails you, and how your account is protected."
+      />
       <div className="grid max-w-3xl gap-6">
         <Card>
           <CardHeader title="Appearance" subtitle="Applies at once, on this device." />
           <div className="px-5 py-4">
             <ThemeChoices />
+          </div>
+        </Card>
+        <Card>
+          <CardHeader
+            title="Notifications"
+            subtitle="Assignments, mentions, comments and due dates in your inbox. A choice is saved at once."
+          />
+          <div className="px-5 py-4">
+            <EmailChoices />
           </div>
         </Card>
         <Card>
@@ -73,6 +89,74 @@ function ThemeChoices() {
             {label}
           </label>
         ))}
+      </div>
+    </fieldset>
+  );
+}
+
+const emailChoices: { value: EmailPreference; label: string; hint: string }[] = [
+  { value: 'immediate', label: 'Right away', hint: 'One email for each notification, as it happens.' },
+  { value: 'daily', label: 'Once a day, as a digest', hint: 'A single email a day with everything new.' },
+  { value: 'off', label: 'Never', hint: 'No notification emails; the bell still shows them.' },
+];
+
+/**
+ * How often notifications are mailed, from the profile's `preferences.email` ("immediate"
+ * when the server sends none). A pick saves at once; a refusal puts the old one back.
+ */
+function EmailChoices() {
+  const { data: user } = useQuery(profileQuery());
+  const update = useUpdateEmailPreference(user?._id ?? '');
+  const name = useId();
+  const current = user?.preferences?.email ?? 'immediate';
+  return (
+    <fieldset disabled={!user}>
+      <legend className="text-sm font-medium text-slate-700">Email me about notifications</legend>
+      <div className="mt-2 grid max-w-md gap-2">
+        {emailChoices.map(({ value, label, hint }) => {
+          const isChecked = current === value;
+          return (
+            <label
+              key={value}
+              className={cx(
+                'flex cursor-pointer items-start gap-3 rounded-lg border px-4 py-3 text-sm has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-brand-500',
+                isChecked ? 'border-brand-500 bg-brand-50' : 'border-slate-200 bg-white hover:bg-slate-50',
+              )}
+            >
+              <input
+                type="radio"
+                name={name}
+                value={value}
+                checked={isChecked}
+                onChange={() => update.mutate(value)}
+                aria-labelledby={`${name}-${value}-label`}
+                aria-describedby={`${name}-${value}-hint`}
+                className="sr-only"
+              />
+              {/* The dot the hidden radio would draw, in the app's palette (both themes). */}
+              <span
+                aria-hidden="true"
+                className={cx(
+                  'mt-0.5 flex size-4 shrink-0 items-center justify-center rounded-full border',
+                  isChecked ? 'border-brand-600 bg-brand-600' : 'border-slate-400 bg-white',
+                )}
+              >
+                {isChecked ? <span className="size-1.5 rounded-full bg-white" /> : null}
+              </span>
+              <span className="min-w-0">
+                <span
+                  id={`${name}-${value}-label`}
+                  className={cx('block font-medium', isChecked ? 'text-brand-700' : 'text-slate-900')}
+                >
+                  {label}
+                </span>
+                <span id={`${name}-${value}-hint`} className="block text-slate-500">
+                  {hint}
+                </span>
+              </span>
+            </label>
+          );
+        })}
       </div>
     </fieldset>
   );
