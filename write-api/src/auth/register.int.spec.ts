@@ -31,6 +31,8 @@ describe('the first slice: register → UserRegistered → users read model → 
       role: 'tester',
       profileImageURL: null,
       profileImageUrl: null,
+      // The caller's own settings ride on the profile (api.md "People").
+      preferences: { email: 'immediate' },
     });
   });
 

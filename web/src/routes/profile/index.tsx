@@ -150,7 +150,7 @@ function EmailChoices() {
                 >
                   {label}
                 </span>
-                <span id={`${name}-${value}-hint`} className="block text-slate-500">
+                <span id={`${name}-${value}-hint`} className="block text-slate-600">
                   {hint}
                 </span>
               </span>
