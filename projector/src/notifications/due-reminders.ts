@@ -3,7 +3,7 @@ import { dueDecider, dueReminderWindowMs, streams } from '@bugtrail/domain';
 import type { CommandHandler } from '@bugtrail/eventstore';
 import type { Logger } from '@bugtrail/platform';
 import type pg from 'pg';
-import { LeaderLoop } from '../runtime/leader-loop.js';
+import { PeriodicLeader } from '../runtime/periodic-leader.js';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 
 const LEADER_LOCK = 7310060;
@@ -23,22 +23,20 @@ export type DueRemindersOptions = {
  * two leaders in a race, or a restart, append it once.
  */
 export class DueReminders {
-  private readonly leader: LeaderLoop;
-  private timer: NodeJS.Timeout | null = null;
-  private wake: (() => void) | null = null;
+  private readonly leader: PeriodicLeader;
 
   constructor(
     private readonly commands: CommandHandler,
     private readonly pool: pg.Pool,
     private readonly options: DueRemindersOptions,
   ) {
-    this.leader = new LeaderLoop(
+    this.leader = new PeriodicLeader(
       pool,
       LEADER_LOCK,
       'due reminders',
       options.logger,
-      () => this.lead(),
-      () => this.wake?.(),
+      options.intervalMs ?? 60_000,
+      () => this.runOnce(),
     );
   }
 
@@ -47,24 +45,7 @@ export class DueReminders {
   }
 
   async stop(): Promise<void> {
-    await this.leader.stop(() => this.wake?.());
-  }
-
-  private async lead(): Promise<void> {
-    while (this.leader.isLeading) {
-      try {
-        await this.runOnce();
-      } catch (error) {
-        this.options.logger.warn('due reminders: a pass failed; retrying', { error: (error as Error).message });
-      }
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        this.timer = setTimeout(resolve, this.options.intervalMs ?? 60_000);
-        this.timer.unref();
-      });
-      if (this.timer) clearTimeout(this.timer);
-      this.wake = null;
-    }
+    await this.leader.stop();
   }
 
   /** One look at the clock (now, or the moment given): the number of reminders appended. */

@@ -1,7 +1,7 @@
 import { escapeHtml, type Logger, type Mailer, UnsubscribeTokens } from '@bugtrail/platform';
 import { type Kysely, type Migration, sql } from 'kysely';
 import type pg from 'pg';
-import { LeaderLoop } from '../runtime/leader-loop.js';
+import { PeriodicLeader } from '../runtime/periodic-leader.js';
 
 const LEADER_LOCK = 7310070;
 /** How often waiting mail is looked for (and a down SMTP server tried again): under the 10 s api.md allows. */
@@ -60,9 +60,7 @@ type Pending = {
  * the first start that has SMTP set up: notifications made before are never mailed.
  */
 export class MailReactor {
-  private readonly leader: LeaderLoop;
-  private timer: NodeJS.Timeout | null = null;
-  private wake: (() => void) | null = null;
+  private readonly leader: PeriodicLeader;
   private tokens: UnsubscribeTokens | null = null;
 
   constructor(
@@ -70,13 +68,8 @@ export class MailReactor {
     private readonly pool: pg.Pool,
     private readonly options: MailReactorOptions,
   ) {
-    this.leader = new LeaderLoop(
-      pool,
-      LEADER_LOCK,
-      'mail reactor',
-      options.logger,
-      () => this.lead(),
-      () => this.wake?.(),
+    this.leader = new PeriodicLeader(pool, LEADER_LOCK, 'mail reactor', options.logger, options.passMs ?? PASS_MS, () =>
+      this.runOnce(),
     );
   }
 
@@ -85,24 +78,7 @@ export class MailReactor {
   }
 
   async stop(): Promise<void> {
-    await this.leader.stop(() => this.wake?.());
-  }
-
-  private async lead(): Promise<void> {
-    while (this.leader.isLeading) {
-      try {
-        await this.runOnce();
-      } catch (error) {
-        this.options.logger.warn('mail: a pass failed; trying again', { error: (error as Error).message });
-      }
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        this.timer = setTimeout(resolve, this.options.passMs ?? PASS_MS);
-        this.timer.unref();
-      });
-      if (this.timer) clearTimeout(this.timer);
-      this.wake = null;
-    }
+    await this.leader.stop();
   }
 
   /** One pass: the immediate mail waiting, then the digests due. Answers how many mails went. */
