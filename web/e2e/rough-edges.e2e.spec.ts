@@ -208,11 +208,14 @@ describe('rough edges: wide tables, the deep link, the bug form', () => {
       await page.waitForURL(`**/developer/update-bugs?open=${bug._id}`);
       const row = page.locator('button[aria-expanded="true"]').filter({ hasText: bug.title });
       await row.waitFor();
-      // The row takes the focus as it is brought into view (smoothly): wait for the focus, and
-      // for the page to stop scrolling (the same scroll position two frames running).
+      // The row takes the focus as it is brought into view (smoothly): wait for the focus, for
+      // the scroll to have reached it (it may start a few frames after the focus), and for the
+      // page to stop scrolling (the same scroll position two frames running).
       await page.waitForFunction(
         (title) => {
-          if (!document.activeElement?.textContent?.includes(title)) return false;
+          const active = document.activeElement;
+          if (!active?.textContent?.includes(title)) return false;
+          if (active.getBoundingClientRect().bottom > window.innerHeight) return false;
           const memo = window as unknown as { lastScrollY?: number };
           const isSettled = memo.lastScrollY === window.scrollY;
           memo.lastScrollY = window.scrollY;
