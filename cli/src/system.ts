@@ -40,6 +40,7 @@ import {
   BugNumbers,
   createWriteApi,
   InviteCodes,
+  isWriteApiRead,
   writeApiMigrations,
   writeApiOperations,
 } from '@bugtrail/write-api';
@@ -60,7 +61,7 @@ export type System = Readonly<{
   changeFeed: ChangeFeed;
   tokens: TokenService;
   inviteCodes: InviteCodes;
-  /** GET/HEAD to read-api, everything else to write-api: what the reverse proxy does in compose. */
+  /** GET/HEAD to read-api (but single sign-on's), everything else to write-api: what the reverse proxy does in compose. */
   fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   writeApi: Hono | null;
   readApi: ReadApi | null;
@@ -162,7 +163,8 @@ export async function createSystem(options: SystemOptions): Promise<System> {
     : null;
   const notServed = () => Response.json({ message: 'Not found' }, { status: 404 });
   const fetch = (request: Request, env?: unknown) => {
-    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    const isRead =
+      (request.method === 'GET' || request.method === 'HEAD') && !isWriteApiRead(new URL(request.url).pathname);
     const app = isRead ? (readApi ?? writeApi) : (writeApi ?? readApi);
     return app ? app.fetch(request, env) : notServed();
   };

@@ -22,6 +22,11 @@ export type Config = Readonly<{
   smtpUrl: string | undefined;
   /** The From of every mail. */
   mailFrom: string;
+  /**
+   * Single sign-on through an OpenID provider (OIDC_ISSUER, OIDC_CLIENT_ID,
+   * OIDC_CLIENT_SECRET; OIDC_NAME labels the login button). Absent: password login only.
+   */
+  oidc: OidcConfig | undefined;
   /** Secret that signs chat attachment links (else one generated and kept in the database). */
   uploadsSigningSecret: string | undefined;
   rateLimits: Readonly<{
@@ -33,6 +38,8 @@ export type Config = Readonly<{
     sseConnectionsPerUser: number;
   }>;
 }>;
+
+export type OidcConfig = Readonly<{ issuer: string; clientId: string; clientSecret: string; name: string }>;
 
 function int(value: string | undefined, fallback: number): number {
   const n = value === undefined || value === '' ? Number.NaN : Number(value);
@@ -57,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadsSigningSecret: env.UPLOADS_SIGNING_SECRET || undefined,
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Bugtrail <no-reply@bugtrail.localhost>',
+    oidc: oidc(env),
     rateLimits: {
       failedLoginsPerAccount: int(env.RATE_LIMIT_LOGIN_PER_ACCOUNT, 10),
       failedLoginsPerIp: int(env.RATE_LIMIT_LOGIN_PER_IP, 100),
@@ -66,6 +74,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sseConnectionsPerUser: int(env.SSE_CONNECTIONS_PER_USER, 20),
     },
   };
+}
+
+/**
+ * OIDC_* as a whole or not at all: half a configuration stops the start rather than
+ * showing a button that cannot work. The issuer must be https, except on this machine
+ * (a provider on loopback, as in the tests).
+ */
+function oidc(env: NodeJS.ProcessEnv): OidcConfig | undefined {
+  const issuer = env.OIDC_ISSUER?.trim();
+  const clientId = env.OIDC_CLIENT_ID?.trim();
+  const clientSecret = env.OIDC_CLIENT_SECRET ?? '';
+  if (!issuer && !clientId && !clientSecret) return undefined;
+  if (!issuer || !clientId || !clientSecret) {
+    throw new Error('Single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together');
+  }
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new Error(`OIDC_ISSUER must be an absolute URL, got "${issuer}"`);
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new Error('OIDC_ISSUER must be an https URL (http only for a provider on this machine)');
+  }
+  return { issuer, clientId, clientSecret, name: env.OIDC_NAME?.trim() || 'single sign-on' };
 }
 
 /** SMTP_URL as given; a value that is not an smtp(s) URL stops the start. */

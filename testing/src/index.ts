@@ -8,6 +8,7 @@
  * - `@bugtrail/testing/system`: in this process (loads every server package);
  * - `@bugtrail/testing/process`: as its own OS process (`bugtrail start`), loading no
  *   server code here: what the web e2e harness uses.
+ * And `@bugtrail/testing/oidc`: a real OpenID provider (`oidc-provider`, heavy) for single sign-on.
  * Not exported, referenced by path: `global-setup.ts` and `summary-reporter.ts` (vitest.config.ts),
  * `run-ts.mjs` (runs a TypeScript entry in a child process, for tests that SIGKILL one).
  */

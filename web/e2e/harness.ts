@@ -19,12 +19,16 @@ export { http, registerUser, TEST_INVITE_CODE, type TestUser };
 /** `product.db` is a pool on the product's database, to look at what it stored. */
 export type E2E = { product: ProductProcess; browser: Browser; url: string; close(): Promise<void> };
 
-export async function startE2E(): Promise<E2E> {
+/** `env`: more environment for the product (names in platform/src/config.ts), e.g. single sign-on's. */
+export async function startE2E(options: { env?: Record<string, string> } = {}): Promise<E2E> {
   if (!existsSync(path.join(webDir, 'index.html'))) {
     throw new Error(`web/dist is missing: run "npm run build" before the e2e suite`);
   }
   await mkdir(screenshotDir, { recursive: true });
-  const product = await startProductProcess({ adminDatabaseUrl: adminUrl() });
+  const product = await startProductProcess({
+    adminDatabaseUrl: adminUrl(),
+    ...(options.env ? { env: options.env } : {}),
+  });
   const browser = await chromium
     .launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

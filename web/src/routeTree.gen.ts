@@ -19,6 +19,7 @@ import { Route as LoginRouteImport } from './routes/login'
 import { Route as ProfileRouteImport } from './routes/profile'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as SignupRouteImport } from './routes/signup'
+import { Route as SsoRouteImport } from './routes/sso'
 import { Route as TesterRouteImport } from './routes/tester'
 import { Route as UnsubscribeRouteImport } from './routes/unsubscribe'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
@@ -101,6 +102,11 @@ const ResetPasswordRoute = ResetPasswordRouteImport.update({
 const SignupRoute = SignupRouteImport.update({
   id: '/signup',
   path: '/signup',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SsoRoute = SsoRouteImport.update({
+  id: '/sso',
+  path: '/sso',
   getParentRoute: () => rootRouteImport,
 } as any)
 const TesterRoute = TesterRouteImport.update({
@@ -282,6 +288,7 @@ export interface FileRoutesByFullPath {
   '/profile': typeof ProfileRouteWithChildren
   '/reset-password': typeof ResetPasswordRoute
   '/signup': typeof SignupRoute
+  '/sso': typeof SsoRoute
   '/tester': typeof TesterRouteWithChildren
   '/unsubscribe': typeof UnsubscribeRoute
   '/admin/chats': typeof AdminChatsRoute
@@ -323,6 +330,7 @@ export interface FileRoutesByTo {
   '/login': typeof LoginRoute
   '/reset-password': typeof ResetPasswordRoute
   '/signup': typeof SignupRoute
+  '/sso': typeof SsoRoute
   '/unsubscribe': typeof UnsubscribeRoute
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
@@ -368,6 +376,7 @@ export interface FileRoutesById {
   '/profile': typeof ProfileRouteWithChildren
   '/reset-password': typeof ResetPasswordRoute
   '/signup': typeof SignupRoute
+  '/sso': typeof SsoRoute
   '/tester': typeof TesterRouteWithChildren
   '/unsubscribe': typeof UnsubscribeRoute
   '/admin/chats': typeof AdminChatsRoute
@@ -415,6 +424,7 @@ export interface FileRouteTypes {
     | '/profile'
     | '/reset-password'
     | '/signup'
+    | '/sso'
     | '/tester'
     | '/unsubscribe'
     | '/admin/chats'
@@ -456,6 +466,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/reset-password'
     | '/signup'
+    | '/sso'
     | '/unsubscribe'
     | '/admin/chats'
     | '/admin/create-bug'
@@ -500,6 +511,7 @@ export interface FileRouteTypes {
     | '/profile'
     | '/reset-password'
     | '/signup'
+    | '/sso'
     | '/tester'
     | '/unsubscribe'
     | '/admin/chats'
@@ -546,6 +558,7 @@ export interface RootRouteChildren {
   ProfileRoute: typeof ProfileRouteWithChildren
   ResetPasswordRoute: typeof ResetPasswordRoute
   SignupRoute: typeof SignupRoute
+  SsoRoute: typeof SsoRoute
   TesterRoute: typeof TesterRouteWithChildren
   UnsubscribeRoute: typeof UnsubscribeRoute
   BugsNumberRoute: typeof BugsNumberRoute
@@ -621,6 +634,13 @@ declare module '@tanstack/react-router' {
       path: '/signup'
       fullPath: '/signup'
       preLoaderRoute: typeof SignupRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/sso': {
+      id: '/sso'
+      path: '/sso'
+      fullPath: '/sso'
+      preLoaderRoute: typeof SsoRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/tester': {
@@ -973,6 +993,7 @@ const rootRouteChildren: RootRouteChildren = {
   ProfileRoute: ProfileRouteWithChildren,
   ResetPasswordRoute: ResetPasswordRoute,
   SignupRoute: SignupRoute,
+  SsoRoute: SsoRoute,
   TesterRoute: TesterRouteWithChildren,
   UnsubscribeRoute: UnsubscribeRoute,
   BugsNumberRoute: BugsNumberRoute,

@@ -10,6 +10,7 @@ import {
 import { Hono } from 'hono';
 import { createAuthRoutes } from './auth/auth.routes.js';
 import { createMfaRoutes } from './auth/mfa.routes.js';
+import { createOidcRoutes } from './auth/oidc.routes.js';
 import { readOnlyRoles } from './auth/read-only-roles.js';
 import { createBugRoutes } from './bugs/bugs.routes.js';
 import { createChatRoutes } from './chats/chats.routes.js';
@@ -22,7 +23,15 @@ import { resetMailer } from './users/reset-mail.js';
 import { createUserRoutes } from './users/users.routes.js';
 import { createViewRoutes } from './views/views.routes.js';
 
-/** write-api: every command (POST/PUT/PATCH/DELETE). Reads go to read-api. */
+/** The GETs that are write-api's: single sign-on starts flows and makes accounts (ADR 018). */
+export const writeApiReadPaths = ['/api/auth/oidc'] as const;
+
+/** Whether a GET/HEAD to this path is write-api's (the in-process split and deploy/nginx.conf agree). */
+export function isWriteApiRead(pathname: string): boolean {
+  return writeApiReadPaths.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+}
+
+/** write-api: every command (POST/PUT/PATCH/DELETE), and the GETs of `writeApiReadPaths`. Reads go to read-api. */
 export function createWriteApi(deps: WriteApiDeps): Hono {
   const app = new Hono();
   app.onError(createErrorHandler(deps.logger));
@@ -42,6 +51,7 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.route('/api/auth', createAuthRoutes(deps));
   app.route('/api/auth', createUploadRoutes(deps));
   app.route('/api/auth/mfa', createMfaRoutes(deps));
+  app.route('/api/auth/oidc', createOidcRoutes(deps));
   // SMTP set up: forgot-password mails the link; else it says to ask an admin.
   const mailer = deps.mailer === undefined ? Mailer.fromConfig(deps.config, deps.logger) : deps.mailer;
   app.route('/api/auth', createPasswordResetRoutes(deps, mailer ? resetMailer(mailer) : null));

@@ -1,6 +1,7 @@
 import { mountOperations, type RouteSpec } from '@bugtrail/platform';
 import { authOperations } from './auth/auth.openapi.js';
 import { mfaOperations } from './auth/mfa.openapi.js';
+import { oidcOperations } from './auth/oidc.openapi.js';
 import { bugOperations } from './bugs/bugs.openapi.js';
 import { chatOperations } from './chats/chats.openapi.js';
 import { notificationOperations } from './notifications/notifications.openapi.js';
@@ -16,6 +17,7 @@ export const writeApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/auth', authOperations),
   ...mountOperations('/api/auth', uploadOperations),
   ...mountOperations('/api/auth/mfa', mfaOperations),
+  ...mountOperations('/api/auth/oidc', oidcOperations),
   ...mountOperations('/api/users', userOperations),
   ...mountOperations('/api/bugs', bugOperations),
   ...mountOperations('/api/views', viewOperations),

@@ -8,7 +8,15 @@ import { isValidEmail, normaliseEmail, resolveRole } from './validation.js';
 
 export type RegisterUser = Command<
   'RegisterUser',
-  { userId: string; name: string; email: string; role: Role; profileImageURL: string | null; inviteCodeId?: string }
+  {
+    userId: string;
+    name: string;
+    email: string;
+    role: Role;
+    profileImageURL: string | null;
+    inviteCodeId?: string;
+    via?: 'oidc';
+  }
 >;
 export type UpdateProfile = Command<
   'UpdateProfile',
@@ -54,6 +62,7 @@ function register(command: RegisterUser, state: UserState): UserEvent[] {
         role: d.role,
         profileImageURL: d.profileImageURL,
         ...(d.inviteCodeId ? { inviteCodeId: d.inviteCodeId } : {}),
+        ...(d.via ? { via: d.via } : {}),
       },
     },
   ];

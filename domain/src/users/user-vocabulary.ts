@@ -49,5 +49,21 @@ export const userMessages = {
   unsubscribeInvalid: 'This unsubscribe link is invalid',
 } as const;
 
+/**
+ * Why a single sign-on did not sign anyone in (api.md "People"): the callback sends the
+ * browser back to /login?sso_error=<code>, and the login page shows the text, so a link
+ * cannot put words of its own on the page.
+ */
+export const ssoMessages = {
+  notConfigured: 'Single sign-on is not set up here',
+  state: 'Single sign-on failed: the answer did not match this browser’s sign-in. Please try again',
+  unverified: 'Your identity provider has not verified your email address, so it cannot sign you in here',
+  refused: 'The identity provider did not sign you in',
+  deactivated: 'Your account has been deactivated',
+  failed: 'Single sign-on failed. Please try again',
+  expired: 'This sign-in has expired. Please try again',
+} as const;
+export type SsoErrorCode = keyof typeof ssoMessages;
+
 /** The basic email pattern the spec's forms use. */
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -15,6 +15,8 @@ export const userRegisteredData = z.object({
   profileImageURL: z.string().max(2048).nullable(),
   /** The minted admin invite code this signup used (absent for the bootstrap code and other roles). */
   inviteCodeId: z.string().min(1).optional(),
+  /** `oidc`: the account was made by a first single sign-on (a tester, matched by verified email later). */
+  via: z.literal('oidc').optional(),
 });
 export type UserRegisteredData = z.infer<typeof userRegisteredData>;
 

@@ -7,13 +7,19 @@ import { Button } from '../components/ui/button';
 import { TextField } from '../components/ui/field';
 import { ApiError, api, setToken } from '../lib/api';
 import { notify } from '../lib/notify';
+import { compact, pickText } from '../lib/search';
 import { roleHome } from '../lib/session';
 import type { AuthAnswer } from '../lib/types';
 import { AuthLayout } from './-components/auth-layout';
 import { isMfaChallenge, type LoginAnswer, rememberMfa } from './-components/mfa';
 import { MfaLoginStep, mfaStepTexts } from './-components/mfa-login-step';
+import { SsoSignIn, ssoErrorText } from './-components/sso';
 
-export const Route = createFileRoute('/login')({ component: LoginPage });
+export const Route = createFileRoute('/login')({
+  // Single sign-on sends the browser back here with a code of what went wrong (never its text).
+  validateSearch: (search: Record<string, unknown>) => compact({ sso_error: pickText(search.sso_error, 40) }),
+  component: LoginPage,
+});
 
 type Errors = { email?: string; password?: string };
 
@@ -25,7 +31,8 @@ function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState('');
+  const { sso_error: ssoError } = Route.useSearch();
+  const [formError, setFormError] = useState(() => ssoErrorText(ssoError) ?? '');
   const [isSubmitting, setSubmitting] = useState(false);
   // Set when the password checked out but the account asks for a second factor.
   const [mfaToken, setMfaToken] = useState<string | null>(null);
@@ -129,6 +136,7 @@ function LoginPage() {
         <Button type="submit" className="w-full" size="lg" isLoading={isSubmitting}>
           Login
         </Button>
+        <SsoSignIn />
         <p className="text-center text-sm text-slate-600">
           Don't have an account?{' '}
           <Link to="/signup" className="font-semibold text-brand-700 hover:underline">

@@ -6,6 +6,7 @@ import {
   inviteMessages,
   isValidEmail,
   NotFoundError,
+  type Role,
   resolveSignupRole,
   streams,
   toUserDto,
@@ -18,7 +19,7 @@ import {
 } from '@bugtrail/domain';
 import type { Handled } from '@bugtrail/eventstore';
 import { type AuthEnv, clientAddress, readJson, requireAuth, requireRole } from '@bugtrail/platform';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 import { storedProfileImage } from '../uploads/profile-image.js';
@@ -75,45 +76,23 @@ export function createAuthRoutes(deps: WriteApiDeps) {
       await attempt.succeeded();
     }
     // A signup refused after this point created nothing: a minted code it used is given back.
-    const releaseCode = () => (role === 'admin' ? deps.inviteCodes.release(userId).catch(() => {}) : undefined);
-    const passwordHash = await hashPassword(body.password!);
-    try {
-      await deps.pool.query(
-        `insert into auth.credentials (user_id, email, password_hash, role, name, profile_image_url)
-         values ($1, $2, $3, $4, $5, $6)`,
-        [userId, email, passwordHash, role, body.name!.trim(), profileImageURL],
-      );
-    } catch (error) {
-      await releaseCode();
-      if ((error as { code?: string }).code === '23505') throw ValidationError.field('email', userMessages.userExists);
-      throw error;
-    }
-    let handled: Handled<UserState>;
-    try {
-      handled = await deps.commands.handle(
-        streams.user(userId),
-        userDecider,
-        {
-          type: 'RegisterUser',
-          data: {
-            userId,
-            name: body.name!,
-            email,
-            role,
-            profileImageURL,
-            ...(inviteCodeId ? { inviteCodeId } : {}),
-          },
-          metadata: { actor: null, now: now().toISOString() },
-        },
-        { ...commandContext(c, null), actor: { id: userId, role } },
-        { mustBeNew: true },
-      );
-    } catch (error) {
-      // The account has no events: free the email again.
-      await deps.pool.query('delete from auth.credentials where user_id = $1', [userId]).catch(() => {});
-      await releaseCode();
-      throw error;
-    }
+    const releaseCode = async () => {
+      if (role === 'admin') await deps.inviteCodes.release(userId).catch(() => {});
+    };
+    const handled = await createAccount(
+      deps,
+      c,
+      {
+        userId,
+        name: body.name!,
+        email,
+        role,
+        profileImageURL,
+        passwordHash: await hashPassword(body.password!),
+        ...(inviteCodeId ? { inviteCodeId } : {}),
+      },
+      releaseCode,
+    );
     await settle(c, deps, handled.position);
     const user = handled.state as RegisteredUser;
     // A session token: no cache (and no Idempotency-Key record) keeps it.
@@ -201,6 +180,68 @@ export function createAuthRoutes(deps: WriteApiDeps) {
   });
 
   return app;
+}
+
+export type NewAccount = {
+  userId: string;
+  name: string;
+  email: string;
+  role: Role;
+  profileImageURL: string | null;
+  passwordHash: string;
+  inviteCodeId?: string;
+  via?: 'oidc';
+};
+
+/**
+ * Makes an account: its credentials row (the unique email) and its UserRegistered
+ * event, or neither. `undo` runs when it is refused (a used invite code goes back).
+ * A taken email is the spec's 400 "User already exists".
+ */
+export async function createAccount(
+  deps: WriteApiDeps,
+  c: Context,
+  account: NewAccount,
+  undo: () => Promise<void> = async () => {},
+): Promise<Handled<UserState>> {
+  const { userId, email, role, passwordHash, profileImageURL } = account;
+  try {
+    await deps.pool.query(
+      `insert into auth.credentials (user_id, email, password_hash, role, name, profile_image_url)
+       values ($1, $2, $3, $4, $5, $6)`,
+      [userId, email, passwordHash, role, account.name.trim(), profileImageURL],
+    );
+  } catch (error) {
+    await undo();
+    if ((error as { code?: string }).code === '23505') throw ValidationError.field('email', userMessages.userExists);
+    throw error;
+  }
+  try {
+    return await deps.commands.handle(
+      streams.user(userId),
+      userDecider,
+      {
+        type: 'RegisterUser',
+        data: {
+          userId,
+          name: account.name,
+          email,
+          role,
+          profileImageURL,
+          ...(account.inviteCodeId ? { inviteCodeId: account.inviteCodeId } : {}),
+          ...(account.via ? { via: account.via } : {}),
+        },
+        metadata: { actor: null, now: (deps.now?.() ?? new Date()).toISOString() },
+      },
+      { ...commandContext(c, null), actor: { id: userId, role } },
+      { mustBeNew: true },
+    );
+  } catch (error) {
+    // The account has no events: free the email again.
+    await deps.pool.query('delete from auth.credentials where user_id = $1', [userId]).catch(() => {});
+    await undo();
+    throw error;
+  }
 }
 
 /** The user as the write side knows it: its own stream, folded. */

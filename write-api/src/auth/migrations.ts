@@ -130,4 +130,19 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`create index password_resets_user on auth.password_resets (user_id)`.execute(db);
     },
   },
+  '0312_oidc_flows': {
+    async up(db: Kysely<unknown>) {
+      // Single sign-on (oidc.ts): a flow's nonce and PKCE verifier under its state's hash, and the
+      // one-time code the app trades for a session, each used once and short-lived.
+      await sql`create table auth.oidc_flows (
+        id_hash text primary key,
+        kind text not null check (kind in ('flow', 'handoff')),
+        nonce text,
+        code_verifier text,
+        user_id text,
+        expires_at timestamptz not null
+      )`.execute(db);
+      await sql`create index oidc_flows_expires_at on auth.oidc_flows (expires_at)`.execute(db);
+    },
+  },
 };

@@ -1,0 +1,82 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Spinner } from '../components/ui/spinner';
+import { ApiError, api, setToken } from '../lib/api';
+import { roleHome } from '../lib/session';
+import type { AuthAnswer } from '../lib/types';
+import { AuthLayout } from './-components/auth-layout';
+import { isMfaChallenge, type LoginAnswer, rememberMfa } from './-components/mfa';
+import { MfaLoginStep, mfaStepTexts } from './-components/mfa-login-step';
+
+export const Route = createFileRoute('/sso')({ component: SsoLandingPage });
+
+export const ssoLandingTexts = {
+  title: 'Signing you in',
+  subtitle: 'Your identity provider has vouched for you.',
+};
+
+/**
+ * Where single sign-on lands (/sso#code=..., from GET /api/auth/oidc/callback): the
+ * one-time code is traded for a session (POST /api/auth/oidc/finish), then the role's
+ * home. The code rides in the fragment, which no server sees, and is wiped from the
+ * address bar at once. With MFA on, the second factor is asked here, as after a password.
+ */
+function SsoLandingPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [mfaToken, setMfaToken] = useState<string | null>(null);
+  const [isRecovery, setRecovery] = useState(false);
+  const started = useRef(false);
+
+  const signIn = async (answer: AuthAnswer, usedMfa: boolean) => {
+    setToken(answer.token);
+    rememberMfa(usedMfa);
+    queryClient.setQueryData(['profile'], answer.user);
+    await navigate({ to: roleHome[answer.role ?? answer.user.role] ?? '/', replace: true });
+  };
+  const backToLogin = (reason: 'expired' | 'deactivated' | 'failed') =>
+    navigate({ to: '/login', search: { sso_error: reason }, replace: true });
+
+  useEffect(() => {
+    // Once, even under StrictMode's double effect: the code is single use.
+    if (started.current) return;
+    started.current = true;
+    const code = new URLSearchParams(window.location.hash.slice(1)).get('code');
+    window.history.replaceState(window.history.state, '', window.location.pathname);
+    if (!code) {
+      void backToLogin('expired');
+      return;
+    }
+    api<LoginAnswer>('/api/auth/oidc/finish', { method: 'POST', body: { code } })
+      .then((answer) => (isMfaChallenge(answer) ? setMfaToken(answer.mfaToken) : signIn(answer, false)))
+      .catch((error: unknown) => {
+        const status = error instanceof ApiError ? error.status : 0;
+        void backToLogin(status === 403 ? 'deactivated' : status === 401 ? 'expired' : 'failed');
+      });
+  });
+
+  if (mfaToken) {
+    return (
+      <AuthLayout
+        title={mfaStepTexts.title}
+        subtitle={isRecovery ? mfaStepTexts.recoverySubtitle : mfaStepTexts.appSubtitle}
+      >
+        <MfaLoginStep
+          mfaToken={mfaToken}
+          isRecovery={isRecovery}
+          onModeChange={setRecovery}
+          onSignedIn={(answer) => signIn(answer, true)}
+          onRestart={() => void backToLogin('expired')}
+        />
+      </AuthLayout>
+    );
+  }
+  return (
+    <AuthLayout title={ssoLandingTexts.title} subtitle={ssoLandingTexts.subtitle}>
+      <div className="flex justify-center py-6" role="status">
+        <Spinner className="size-6" label={ssoLandingTexts.title} />
+      </div>
+    </AuthLayout>
+  );
+}
