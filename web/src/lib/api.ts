@@ -184,7 +184,8 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   } catch {
     payload = null;
   }
-  if (response.status === 401 && token) onUnauthorized();
+  // A 401 for a token already replaced (a password or role change answered a new one) ends nothing.
+  if (response.status === 401 && token && token === getToken()) onUnauthorized();
   if (response.status >= 500) console.error(errorTexts.server);
   const serverMessage = typeof payload?.message === 'string' ? payload.message : '';
   const details = Array.isArray(payload?.details)

@@ -3,6 +3,7 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { ChevronRight, Monitor, Moon, ShieldCheck, Sun } from 'lucide-react';
 import { useId } from 'react';
 import { PageHeader } from '../../components/page-header';
+import { AccountCard } from '../../components/profile-account/account-card';
 import { Card, CardHeader } from '../../components/ui/card';
 import { cx } from '../../components/ui/cx';
 import { useUpdateEmailPreference } from '../../lib/mutations';
@@ -17,9 +18,10 @@ function ProfilePage() {
     <>
       <PageHeader
         title="Profile"
-        subtitle="How the app looks for you, what it emails you, and how your account is protected."
+        subtitle="Your name, picture and password, how the app looks for you, what it emails you, and how your sign-in is protected."
       />
       <div className="grid max-w-3xl gap-6">
+        <AccountCard />
         <Card>
           <CardHeader title="Appearance" subtitle="Applies at once, on this device." />
           <div className="px-5 py-4">
