@@ -29,7 +29,12 @@ export function createDb<DB>(pool: pg.Pool): Kysely<DB> {
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }
 
-/** Runs every package's migrations, in name order, with kysely's Migrator. */
+/**
+ * Runs every package's migrations, in name order, with kysely's Migrator. Each package
+ * numbers its own (platform 01xx, event store 02xx, write-api 03xx, projector 06xx, …), so a
+ * new one of an earlier package sorts before ones already run on an existing database:
+ * unordered migrations are allowed, and each runs once, in name order among the new ones.
+ */
 export async function migrate(pool: pg.Pool, migrations: Record<string, Migration>): Promise<void> {
   const db = createDb<unknown>(pool);
   const migrator = new Migrator({
@@ -38,6 +43,7 @@ export async function migrate(pool: pg.Pool, migrations: Record<string, Migratio
     migrationTableName: 'bugtrail_migrations',
     migrationLockTableName: 'bugtrail_migrations_lock',
     provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
