@@ -15,19 +15,11 @@ export type MailMessage = Readonly<{
   headers?: Readonly<Record<string, string>>;
 }>;
 
-/** How often a mail the SMTP server refused or could not take is tried again, and for how long. */
-const RETRY_MS = 5_000;
-const GIVE_UP_MS = 60 * 60 * 1000;
-
 /**
- * Sends mail through SMTP_URL with nodemailer. `deliver` hands a mail over and returns at
- * once: an SMTP server that is down delays it (tried again every 5 s, for an hour), it is
- * not lost while this process runs. Null from `fromConfig` when SMTP is not set up.
+ * Sends mail through SMTP_URL with nodemailer. Null from `fromConfig` when SMTP is not set
+ * up. A mail that must outlive an SMTP server's absence goes through `MailOutbox`.
  */
 export class Mailer {
-  private readonly pending = new Set<NodeJS.Timeout>();
-  private closed = false;
-
   private constructor(
     private readonly transport: Transporter,
     private readonly from: string,
@@ -53,34 +45,63 @@ export class Mailer {
     });
   }
 
-  /** Sends in the background, trying again until it goes or an hour has passed. */
-  deliver(mail: MailMessage): void {
-    const started = Date.now();
-    const attempt = () => {
-      if (this.closed) return;
-      this.send(mail).catch((error: unknown) => {
-        if (this.closed) return;
-        if (Date.now() - started > GIVE_UP_MS) {
-          this.logger.error('mail given up after an hour', { to: mail.to, subject: mail.subject, error });
-          return;
-        }
-        this.logger.warn('mail not sent yet; trying again', { subject: mail.subject, error: (error as Error).message });
-        const timer = setTimeout(() => {
-          this.pending.delete(timer);
-          attempt();
-        }, RETRY_MS);
-        timer.unref();
-        this.pending.add(timer);
-      });
-    };
-    attempt();
+  close(): void {
+    this.transport.close();
+  }
+}
+
+/** How long a claimed mail is left to its sender before another pass may try it (a crash mid-send). */
+const CLAIM_MS = 2 * 60 * 1000;
+/** A mail nobody could send for this long is dropped (a reset link has expired by then anyway). */
+const DEFAULT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Mail that must not be lost (a forgot-password link): written to `platform.mail_outbox` by
+ * the request that asks for it, sent by whoever drains it (the mail reactor's leader, every
+ * pass). An SMTP server that is down, or a restart, only delays it: a row goes when SMTP took
+ * it, and a claim left by a sender that died is taken again after two minutes (so a crash
+ * between SMTP's yes and the delete can send it twice: at least once). A row past its
+ * `expiresAt` is dropped unsent. Rows hold the mail's text, links included, only until sent.
+ */
+export class MailOutbox {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async enqueue(mail: MailMessage, expiresAt?: Date): Promise<void> {
+    await this.pool.query('insert into platform.mail_outbox (message, expires_at) values ($1, $2)', [
+      JSON.stringify(mail),
+      expiresAt ?? new Date(Date.now() + DEFAULT_LIFETIME_MS),
+    ]);
   }
 
-  close(): void {
-    this.closed = true;
-    for (const timer of this.pending) clearTimeout(timer);
-    this.pending.clear();
-    this.transport.close();
+  /** Sends what waits, oldest first; stops at the first mail SMTP does not take. Answers how many went. */
+  async drain(mailer: Mailer, logger: Logger, limit = 100): Promise<number> {
+    await this.pool.query('delete from platform.mail_outbox where expires_at <= now()');
+    let sent = 0;
+    while (sent < limit) {
+      const { rows } = await this.pool.query<{ id: string; message: MailMessage }>(
+        `update platform.mail_outbox set claimed_at = now(), attempts = attempts + 1
+         where id = (select id from platform.mail_outbox
+                     where claimed_at is null or claimed_at < now() - make_interval(secs => $1)
+                     order by id limit 1 for update skip locked)
+         returning id, message`,
+        [CLAIM_MS / 1000],
+      );
+      const row = rows[0];
+      if (!row) return sent;
+      try {
+        await mailer.send(row.message);
+      } catch (error) {
+        await this.pool.query('update platform.mail_outbox set claimed_at = null where id = $1', [row.id]);
+        logger.warn('mail: SMTP did not take an outbox mail; trying again', {
+          subject: row.message.subject,
+          error: (error as Error).message,
+        });
+        return sent;
+      }
+      await this.pool.query('delete from platform.mail_outbox where id = $1', [row.id]);
+      sent += 1;
+    }
+    return sent;
   }
 }
 

@@ -13,4 +13,17 @@ export const platformMigrations: Record<string, Migration> = {
       );
     },
   },
+  '0101_mail_outbox': {
+    async up(db: Kysely<unknown>) {
+      // Mail that must survive a restart or an SMTP outage (MailOutbox): kept only until sent.
+      await sql`create table platform.mail_outbox (
+        id bigserial primary key,
+        message jsonb not null,
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null,
+        claimed_at timestamptz,
+        attempts integer not null default 0
+      )`.execute(db);
+    },
+  },
 };

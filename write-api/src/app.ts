@@ -2,7 +2,7 @@ import {
   absoluteProfileImages,
   createErrorHandler,
   httpSecurity,
-  Mailer,
+  MailOutbox,
   notFoundJson,
   rejectInvalidCharacters,
   requestContext,
@@ -52,9 +52,9 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.route('/api/auth', createUploadRoutes(deps));
   app.route('/api/auth/mfa', createMfaRoutes(deps));
   app.route('/api/auth/oidc', createOidcRoutes(deps));
-  // SMTP set up: forgot-password mails the link; else it says to ask an admin.
-  const mailer = deps.mailer === undefined ? Mailer.fromConfig(deps.config, deps.logger) : deps.mailer;
-  app.route('/api/auth', createPasswordResetRoutes(deps, mailer ? resetMailer(mailer) : null));
+  // SMTP set up: forgot-password mails the link (through the outbox); else it says to ask an admin.
+  const resets = deps.config.smtpUrl ? resetMailer(new MailOutbox(deps.pool)) : null;
+  app.route('/api/auth', createPasswordResetRoutes(deps, resets));
   app.route('/api/users', createPeopleRoutes(deps));
   app.route('/api/users', createUserRoutes(deps));
   app.route('/api/bugs', createBugRoutes(deps));

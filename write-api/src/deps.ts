@@ -1,6 +1,6 @@
 import type { Actor } from '@bugtrail/domain';
 import type { CommandContext, CommandHandler } from '@bugtrail/eventstore';
-import type { BlobStore, ChangeFeed, Config, Logger, Mailer, TokenService } from '@bugtrail/platform';
+import type { BlobStore, ChangeFeed, Config, Logger, TokenService } from '@bugtrail/platform';
 import type { Context } from 'hono';
 import type pg from 'pg';
 import type { Accounts } from './auth/accounts.js';
@@ -20,8 +20,6 @@ export type WriteApiDeps = Readonly<{
   /** Uploaded files (profile images, chat attachments): a folder under DATA_DIR by default. */
   blobs: BlobStore;
   now?: () => Date;
-  /** Mail (forgot password); undefined: made from SMTP_URL, null: none. */
-  mailer?: Mailer | null;
 }>;
 
 /**

@@ -1,4 +1,4 @@
-import { escapeHtml, type Logger, type Mailer, UnsubscribeTokens } from '@bugtrail/platform';
+import { escapeHtml, type Logger, type Mailer, MailOutbox, UnsubscribeTokens } from '@bugtrail/platform';
 import { type Kysely, type Migration, sql } from 'kysely';
 import type pg from 'pg';
 import { PeriodicLeader } from '../runtime/periodic-leader.js';
@@ -62,12 +62,14 @@ type Pending = {
 export class MailReactor {
   private readonly leader: PeriodicLeader;
   private tokens: UnsubscribeTokens | null = null;
+  private readonly outbox: MailOutbox;
 
   constructor(
     private readonly mailer: Mailer,
     private readonly pool: pg.Pool,
     private readonly options: MailReactorOptions,
   ) {
+    this.outbox = new MailOutbox(pool);
     this.leader = new PeriodicLeader(pool, LEADER_LOCK, 'mail reactor', options.logger, options.passMs ?? PASS_MS, () =>
       this.runOnce(),
     );
@@ -81,9 +83,13 @@ export class MailReactor {
     await this.leader.stop();
   }
 
-  /** One pass: the immediate mail waiting, then the digests due. Answers how many mails went. */
+  /**
+   * One pass: the outbox's mail (forgot-password links, written by write-api), the immediate
+   * notifications waiting, then the digests due. Answers how many mails went.
+   */
   async runOnce(now = new Date()): Promise<number> {
     this.tokens ??= await UnsubscribeTokens.create(this.pool);
+    const fromOutbox = await this.outbox.drain(this.mailer, this.options.logger);
     await this.pool.query(
       `insert into mail.state (name, value) values ('started_at', $1) on conflict (name) do nothing`,
       [now.toISOString()],
@@ -92,7 +98,7 @@ export class MailReactor {
       `select value from mail.state where name = 'started_at'`,
     );
     const since = state[0]?.value ?? now.toISOString();
-    return (await this.immediate(since)) + (await this.digests(since, now));
+    return fromOutbox + (await this.immediate(since)) + (await this.digests(since, now));
   }
 
   private pending(kind: 'immediate' | 'daily', since: string, userId?: string) {

@@ -1,5 +1,5 @@
 import { userMessages } from '@bugtrail/domain';
-import { eventually, http, mailText, registerUser, startSmtpServer } from '@bugtrail/testing';
+import { createTestDatabase, eventually, http, mailText, registerUser, startSmtpServer } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -55,5 +55,36 @@ describe('forgot password by mail (real SMTP server)', () => {
     await smtp.start();
     const mail = await eventually(async () => smtp.mails.find((m) => m.to.includes(user.email)), 200);
     expect(mailText(mail.raw)).toContain('/reset-password?token=');
+  });
+
+  it('keeps the mail across a restart while the SMTP server is down', async () => {
+    const database = await createTestDatabase();
+    const config = { smtpUrl: smtp.url, mailFrom: 'Bugtrail <bugs@example.com>' } as never;
+    let first: TestSystem | null = await startTestSystem({ databaseUrl: database.url, config });
+    let second: TestSystem | null = null;
+    try {
+      const user = await registerUser(first.url, 'tester', 'Rita Restart');
+      await smtp.stop();
+      expect((await http(first.url).post('/api/auth/forgot', { email: user.email })).status).toBe(202);
+      await first.close();
+      first = null;
+      await smtp.start();
+      expect(smtp.mails.some((m) => m.to.includes(user.email))).toBe(false);
+      second = await startTestSystem({ databaseUrl: database.url, config });
+      const mail = await eventually(async () => smtp.mails.find((m) => m.to.includes(user.email)), 200);
+      const link = mailText(mail.raw).match(/\/reset-password\?token=([\w-]+)/)?.[1];
+      expect(link).toBeDefined();
+      expect(
+        (await http(second.url).post('/api/auth/reset', { token: link, password: 'after the restart' })).status,
+      ).toBe(200);
+      // Sent, the mail (and its link) leaves the outbox.
+      const { rowCount } = await second.system.pool.query('select 1 from platform.mail_outbox');
+      expect(rowCount).toBe(0);
+      expect(smtp.mails.filter((m) => m.to.includes(user.email))).toHaveLength(1);
+    } finally {
+      await first?.close();
+      await second?.close();
+      await database.drop();
+    }
   });
 });
