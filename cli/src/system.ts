@@ -125,7 +125,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   const dueReminders = new DueReminders(commands, pool, { logger });
   if (parts.has('projector')) dueReminders.start();
   // Notification mail, when SMTP_URL is set: one leader, beside the projector.
-  const mailer = Mailer.fromConfig(config, logger);
+  const mailer = Mailer.fromConfig(config);
   const mailReactor = mailer
     ? new MailReactor(mailer, pool, { logger, baseUrl: config.publicUrl ?? `http://localhost:${config.port}` })
     : null;

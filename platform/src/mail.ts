@@ -23,13 +23,12 @@ export class Mailer {
   private constructor(
     private readonly transport: Transporter,
     private readonly from: string,
-    private readonly logger: Logger,
   ) {}
 
-  static fromConfig(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, logger: Logger): Mailer | null {
+  static fromConfig(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Mailer | null {
     if (!config.smtpUrl) return null;
     const transport = nodemailer.createTransport(config.smtpUrl, {});
-    return new Mailer(transport, config.mailFrom, logger);
+    return new Mailer(transport, config.mailFrom);
   }
 
   /** Sends now; throws what the SMTP server said. */

@@ -49,7 +49,7 @@ describe('notification mail (real SMTP server)', () => {
     expect(mailsTo(tester)).toEqual([]);
 
     // A second reactor (another projector node) and a restarted system mail nothing again.
-    const mailer = Mailer.fromConfig({ smtpUrl: smtp.url, mailFrom: 'x <x@example.com>' }, silentLogger)!;
+    const mailer = Mailer.fromConfig({ smtpUrl: smtp.url, mailFrom: 'x <x@example.com>' })!;
     expect(await new MailReactor(mailer, t.system.pool, { logger: silentLogger, baseUrl: BASE }).runOnce()).toBe(0);
     mailer.close();
     const again = await startTestSystem({ databaseUrl: t.databaseUrl, config: { smtpUrl: smtp.url } as never });
@@ -105,7 +105,7 @@ describe('notification mail (real SMTP server)', () => {
     await report('Emoji break the search', developer);
     await settle();
     expect(mailsTo(developer)).toEqual([]);
-    const mailer = Mailer.fromConfig({ smtpUrl: smtp.url, mailFrom: 'x <x@example.com>' }, silentLogger)!;
+    const mailer = Mailer.fromConfig({ smtpUrl: smtp.url, mailFrom: 'x <x@example.com>' })!;
     const reactor = new MailReactor(mailer, t.system.pool, { logger: silentLogger, baseUrl: BASE });
     await reactor.runOnce();
     expect(mailsTo(developer)).toEqual([]);
