@@ -16,7 +16,7 @@ import { createBugRoutes } from './bugs/bugs.routes.js';
 import { createChatRoutes } from './chats/chats.routes.js';
 import type { WriteApiDeps } from './deps.js';
 import { idempotency } from './idempotency.js';
-import { createNotificationRoutes } from './notifications/notifications.routes.js';
+import { createNotificationRoutes, createOneClickUnsubscribeRoutes } from './notifications/notifications.routes.js';
 import { createUploadRoutes } from './uploads/uploads.routes.js';
 import { createPasswordResetRoutes, createPeopleRoutes } from './users/people.routes.js';
 import { resetMailer } from './users/reset-mail.js';
@@ -60,6 +60,8 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.route('/api/bugs', createBugRoutes(deps));
   app.route('/api/views', createViewRoutes(deps));
   app.route('/api/notifications', createNotificationRoutes(deps));
+  // RFC 8058 one-click unsubscribe: the List-Unsubscribe URI of notification mail (its GET is the web page).
+  app.route('/', createOneClickUnsubscribeRoutes(deps));
   // The spec's chat-server paths and /api/chats: the same handlers.
   for (const base of ['/api/chats', '/chats']) app.route(base, createChatRoutes(deps));
   return app;

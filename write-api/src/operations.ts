@@ -4,7 +4,7 @@ import { mfaOperations } from './auth/mfa.openapi.js';
 import { oidcOperations } from './auth/oidc.openapi.js';
 import { bugOperations } from './bugs/bugs.openapi.js';
 import { chatOperations } from './chats/chats.openapi.js';
-import { notificationOperations } from './notifications/notifications.openapi.js';
+import { notificationOperations, oneClickUnsubscribeOperations } from './notifications/notifications.openapi.js';
 import { uploadOperations } from './uploads/uploads.openapi.js';
 import { userOperations } from './users/users.openapi.js';
 import { viewOperations } from './views/views.openapi.js';
@@ -22,6 +22,7 @@ export const writeApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/bugs', bugOperations),
   ...mountOperations('/api/views', viewOperations),
   ...mountOperations('/api/notifications', notificationOperations),
+  ...mountOperations('', oneClickUnsubscribeOperations),
   ...mountOperations('/api/chats', chatOperations),
   // The spec's chat-server paths: the same router, the same declaration.
   ...mountOperations('/chats', chatOperations, { operationIdPrefix: 'chatServer' }),

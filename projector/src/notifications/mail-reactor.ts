@@ -219,7 +219,8 @@ export class MailReactor {
     return {
       text: `\n\n--\nYou get this because of your Bugtrail notification settings.\nStop these emails: ${url}`,
       html: `<hr><p style="color:#64748b;font-size:12px">You get this because of your Bugtrail notification settings. <a href="${escapeHtml(url)}">Unsubscribe</a></p>`,
-      headers: { 'List-Unsubscribe': `<${url}>` },
+      // RFC 8058: a client posts "List-Unsubscribe=One-Click" to the URL (write-api's POST /unsubscribe).
+      headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
     };
   }
 

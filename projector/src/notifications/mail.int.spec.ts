@@ -46,6 +46,7 @@ describe('notification mail (real SMTP server)', () => {
     expect(body).toContain('text/plain');
     expect(body).toContain('text/html');
     expect(body).toMatch(/^List-Unsubscribe:\s+<http:\/\/bugs\.example\.test\/unsubscribe\?token=/m);
+    expect(body).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
     expect(mailsTo(tester)).toEqual([]);
 
     // A second reactor (another projector node) and a restarted system mail nothing again.
@@ -69,6 +70,26 @@ describe('notification mail (real SMTP server)', () => {
     });
     expect((await api.get('/api/auth/profile', developer.token)).body.user.preferences).toEqual({ email: 'off' });
     expect((await api.post('/api/notifications/unsubscribe', { token: `${token}x` })).status).toBe(400);
+
+    // RFC 8058: a mail client posts "List-Unsubscribe=One-Click" to the List-Unsubscribe URI itself.
+    expect(
+      (await api.put(`/api/users/${developer.id}/preferences`, { email: 'immediate' }, developer.token)).status,
+    ).toBe(200);
+    const oneClick = (query: string) =>
+      fetch(`${t.url}/unsubscribe?${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+    const clicked = await oneClick(`token=${encodeURIComponent(token!)}`);
+    expect(clicked.status).toBe(200);
+    expect(await clicked.json()).toEqual({
+      message: 'You will no longer receive notification emails',
+      email: developer.email,
+    });
+    expect((await api.get('/api/auth/profile', developer.token)).body.user.preferences).toEqual({ email: 'off' });
+    expect((await oneClick(`token=${encodeURIComponent(`${token}x`)}`)).status).toBe(400);
+    expect((await oneClick('')).status).toBe(400);
   });
 
   it('never mails what was made while mail was off, and delays mail while SMTP is down', async () => {

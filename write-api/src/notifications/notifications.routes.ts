@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '@bugtrail/domain';
 import { type AuthEnv, readJson, requireAuth, UnsubscribeTokens } from '@bugtrail/platform';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 
@@ -30,7 +30,6 @@ export const markReadBody = z.object({
  */
 export function createNotificationRoutes(deps: WriteApiDeps) {
   const app = new Hono<AuthEnv>();
-  let tokens: Promise<UnsubscribeTokens> | null = null;
   app.post('/read', requireAuth(deps.tokens), async (c) => {
     const actor = c.var.actor;
     const body = await readJson(c, markReadBody);
@@ -50,32 +49,55 @@ export function createNotificationRoutes(deps: WriteApiDeps) {
     return c.json({ message: 'Notifications marked as read' }, 200);
   });
   /**
-   * POST /api/notifications/unsubscribe { token }: the one-click link of every notification
-   * mail (no login: the signed token names the person). Mail stops: the preference becomes
-   * "off", an event of their stream with no actor.
+   * POST /api/notifications/unsubscribe { token }: the unsubscribe link of every notification
+   * mail, posted by the /unsubscribe page (no login: the signed token names the person).
    */
   app.post('/unsubscribe', async (c) => {
     const body = await readJson(c, unsubscribeBody);
-    tokens ??= UnsubscribeTokens.create(deps.pool);
-    const userId = (await tokens).userOf(typeof body.token === 'string' ? body.token.trim() : '');
-    if (!userId || !(await deps.accounts.exists(userId))) {
-      throw ValidationError.field('token', userMessages.unsubscribeInvalid);
-    }
-    const handled = await deps.commands.handle(
-      streams.user(userId),
-      userDecider,
-      {
-        type: 'SetNotificationPreferences',
-        data: { userId, email: 'off' },
-        metadata: { actor: null, now: (deps.now?.() ?? new Date()).toISOString() },
-      },
-      commandContext(c, null),
-      { retryOnConflict: true },
-    );
-    await settle(c, deps, handled.position);
-    const { email } = handled.state as Extract<UserState, { status: 'registered' }>;
-    return c.json({ message: userMessages.unsubscribed, email }, 200);
+    return c.json(await unsubscribe(c, deps, typeof body.token === 'string' ? body.token : ''), 200);
   });
 
+  return app;
+}
+
+/** The signing secret lives in each database: one verifier per pool. */
+const unsubscribeTokens = new WeakMap<WriteApiDeps['pool'], Promise<UnsubscribeTokens>>();
+
+/** Mail stops: the person's preference becomes "off", an event of their stream with no actor. */
+async function unsubscribe(c: Context, deps: WriteApiDeps, token: string) {
+  let tokens = unsubscribeTokens.get(deps.pool);
+  if (!tokens) {
+    tokens = UnsubscribeTokens.create(deps.pool);
+    unsubscribeTokens.set(deps.pool, tokens);
+  }
+  const userId = (await tokens).userOf(token.trim());
+  if (!userId || !(await deps.accounts.exists(userId))) {
+    throw ValidationError.field('token', userMessages.unsubscribeInvalid);
+  }
+  const handled = await deps.commands.handle(
+    streams.user(userId),
+    userDecider,
+    {
+      type: 'SetNotificationPreferences',
+      data: { userId, email: 'off' },
+      metadata: { actor: null, now: (deps.now?.() ?? new Date()).toISOString() },
+    },
+    commandContext(c, null),
+    { retryOnConflict: true },
+  );
+  await settle(c, deps, handled.position);
+  const { email } = handled.state as Extract<UserState, { status: 'registered' }>;
+  return { message: userMessages.unsubscribed, email };
+}
+
+/**
+ * POST /unsubscribe?token=… (RFC 8058 one-click): the URI of every notification mail's
+ * List-Unsubscribe header, which a mail client posts `List-Unsubscribe=One-Click` to. The
+ * same URI opened in a browser (GET) is the web app's /unsubscribe page, which asks first.
+ * The body is not read: the token in the URI is the whole request.
+ */
+export function createOneClickUnsubscribeRoutes(deps: WriteApiDeps) {
+  const app = new Hono();
+  app.post('/unsubscribe', async (c) => c.json(await unsubscribe(c, deps, c.req.query('token') ?? ''), 200));
   return app;
 }
