@@ -45,7 +45,10 @@ export * from './chats/chat-vocabulary.js';
 export { type ChatAccessFacts, chatPermissions } from './chats/permissions.js';
 export type { FieldIssue } from './core/errors.js';
 export type { Actor, Role } from './core/event.js';
+// Types only: erased, so the event schemas' zod stays out of the browser.
+export type { NotificationDto, NotificationKind } from './notifications/notifications.js';
 export { rolePermissions } from './users/permissions.js';
+export type { EmailPreference } from './users/user.schemas.js';
 export type { UserDto } from './users/user-dto.js';
 export * from './users/user-vocabulary.js';
 export {

@@ -1,4 +1,4 @@
-import type { BugDto, Role, UserDto } from '@bugtrail/domain/vocabulary';
+import type { BugDto, EmailPreference, Role, UserDto } from '@bugtrail/domain/vocabulary';
 
 /**
  * The answers as the web reads them. The words (statuses, priorities, roles) and the
@@ -16,7 +16,7 @@ export type UserRef = Pick<UserDto, '_id' | 'name'> &
   Partial<Omit<UserDto, '_id' | 'name' | 'deactivated'>> & { deactivated?: boolean };
 
 /** How a person wants notification emails (api.md "People", Email): each at once, a daily digest, or none. */
-export type EmailPreference = 'immediate' | 'daily' | 'off';
+export type { EmailPreference };
 
 export type UserPreferences = { email: EmailPreference };
 

@@ -1,3 +1,4 @@
+import type { NotificationDto, NotificationKind } from '@bugtrail/domain/vocabulary';
 import type { Role } from '../../lib/types';
 import { bugPath } from '../nav';
 
@@ -5,19 +6,10 @@ import { bugPath } from '../nav';
  * The notifications as `GET /api/notifications` answers them (api.md "People"): newest
  * first, at most 50, with the caller's unread count over all of them.
  */
-export type NotificationKind = 'assigned' | 'mentioned' | 'commented' | 'status_changed' | 'due_soon' | 'overdue';
+export type { NotificationKind };
 
-export type AppNotification = {
-  _id: string;
-  kind: NotificationKind;
-  /** A whole sentence, written by the server ("Ada Admin assigned you to #42 …"). */
-  text: string;
-  bugId: string | null;
-  chatId: string | null;
-  actor: { _id: string; name: string } | null;
-  createdAt: string;
-  readAt: string | null;
-};
+/** `text` is a whole sentence, written by the server ("Ada Admin assigned you to #42 …"). */
+export type AppNotification = NotificationDto;
 
 export type NotificationList = { notifications: AppNotification[]; unread: number };
 
