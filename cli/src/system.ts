@@ -34,7 +34,7 @@ import {
   projectorMigrations,
   type ReadModelDb,
 } from '@bugtrail/projector';
-import { createReadApi, type ReadApi } from '@bugtrail/read-api';
+import { createReadApi, isReadApiPost, type ReadApi } from '@bugtrail/read-api';
 import {
   Accounts,
   BugNumbers,
@@ -61,7 +61,10 @@ export type System = Readonly<{
   changeFeed: ChangeFeed;
   tokens: TokenService;
   inviteCodes: InviteCodes;
-  /** GET/HEAD to read-api (but single sign-on's), everything else to write-api: what the reverse proxy does in compose. */
+  /**
+   * GET/HEAD to read-api (but single sign-on's), everything else to write-api (but the
+   * read-only POSTs of `readApiPostPaths`): what the reverse proxy does in compose.
+   */
   fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   writeApi: Hono | null;
   readApi: ReadApi | null;
@@ -163,8 +166,10 @@ export async function createSystem(options: SystemOptions): Promise<System> {
     : null;
   const notServed = () => Response.json({ message: 'Not found' }, { status: 404 });
   const fetch = (request: Request, env?: unknown) => {
+    const { pathname } = new URL(request.url);
     const isRead =
-      (request.method === 'GET' || request.method === 'HEAD') && !isWriteApiRead(new URL(request.url).pathname);
+      ((request.method === 'GET' || request.method === 'HEAD') && !isWriteApiRead(pathname)) ||
+      isReadApiPost(request.method, pathname);
     const app = isRead ? (readApi ?? writeApi) : (writeApi ?? readApi);
     return app ? app.fetch(request, env) : notServed();
   };

@@ -30,6 +30,16 @@ const API_PREFIXES = ['/api/', '/chats', '/users', '/uploads/'];
 const isApiPath = (p: string) =>
   p === '/api' || API_PREFIXES.some((prefix) => p === prefix.replace(/\/$/, '') || p.startsWith(prefix));
 
+/**
+ * The POSTs that are read-api's: questions that need a body but change nothing, answered
+ * from the read models (triage suggestions). The in-process split and deploy/nginx.conf agree.
+ */
+export const readApiPostPaths = ['/api/bugs/suggestions'] as const;
+
+export function isReadApiPost(method: string, pathname: string): boolean {
+  return method === 'POST' && (readApiPostPaths as readonly string[]).includes(pathname);
+}
+
 /** read-api: every GET, from the read models; also the web app and uploads. */
 /** The read-api app; `close()` ends its live streams so a shutdown need not wait for them. */
 export type ReadApi = Hono & { close(): void };

@@ -1,4 +1,4 @@
-export { createReadApi, defaultWebDir, type ReadApi } from './app.js';
+export { createReadApi, defaultWebDir, isReadApiPost, type ReadApi } from './app.js';
 export { bugAt, bugHistory } from './bugs/history.js';
 export type { ReadApiDeps } from './deps.js';
 export { readApiOperations } from './operations.js';
