@@ -121,7 +121,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   await projector.prepare();
   if (parts.has('projector')) projector.start();
   // The chat assistant answers beside the projector (it appends, so it runs where the projector does).
-  const aiReactor = new ChatAiReactor(commands, pool, { logger });
+  const aiReactor = new ChatAiReactor(commands, pool, { logger, ai: config.ai, changeFeed });
   await aiReactor.prepare();
   if (parts.has('projector')) aiReactor.start();
   // The clock's notifications (due soon, overdue): one leader, beside the projector.

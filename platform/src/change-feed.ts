@@ -4,6 +4,9 @@ import type { Logger } from './logger.js';
 /** The projector's NOTIFY channel: after each committed batch, its position and topics. */
 export const CHANGES_CHANNEL = 'bugtrail_changes';
 export const ZERO_POSITION = '0'.repeat(32);
+/** The chat assistant's signals: a draft row changed (payload: its message id), and Stop (payload: JSON). */
+export const AI_DRAFTS_CHANNEL = 'bugtrail_ai_drafts';
+export const AI_STOP_CHANNEL = 'bugtrail_ai_stop';
 
 export type ChangeNotice = Readonly<{ position: string; topics: readonly string[]; reset?: boolean }>;
 
@@ -41,6 +44,8 @@ export class ChangeFeed {
   private current = ZERO_POSITION;
   private readonly waiters = new Set<Waiter>();
   private readonly listeners = new Set<(notice: ChangeNotice) => void>();
+  /** Other channels heard on the same connection (signals, not changes: nothing replays them). */
+  private readonly signals = new Map<string, Set<(payload: string) => void>>();
   private client: pg.PoolClient | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
@@ -80,6 +85,22 @@ export class ChangeFeed {
   onChange(listener: (notice: ChangeNotice) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Hears NOTIFY on another channel (a plain identifier) on the feed's connection; a
+   * reconnect listens again. What was sent while the connection was down is not heard.
+   */
+  onSignal(channel: string, handler: (payload: string) => void): () => void {
+    if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    let handlers = this.signals.get(channel);
+    if (!handlers) {
+      handlers = new Set();
+      this.signals.set(channel, handlers);
+      void this.client?.query(`listen ${channel}`).catch(() => {});
+    }
+    handlers.add(handler);
+    return () => handlers.delete(handler);
   }
 
   /** Called by an in-process projector right after commit: no round trip needed. */
@@ -122,6 +143,11 @@ export class ChangeFeed {
     try {
       const client = await this.pool.connect();
       client.on('notification', (msg) => {
+        const handlers = this.signals.get(msg.channel);
+        if (handlers) {
+          for (const handler of handlers) handler(msg.payload ?? '');
+          return;
+        }
         if (msg.channel !== CHANGES_CHANNEL || !msg.payload) return;
         const notice = decodeChangeNotice(msg.payload);
         if (notice) this.publish(notice);
@@ -134,6 +160,7 @@ export class ChangeFeed {
         this.scheduleReconnect();
       });
       await client.query(`listen ${CHANGES_CHANNEL}`);
+      for (const channel of this.signals.keys()) await client.query(`listen ${channel}`);
       this.client = client;
       // NOTIFY is not durable: catch up on what passed while we were away.
       this.advance(await readModelPosition(this.pool).catch(() => ZERO_POSITION));

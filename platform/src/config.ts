@@ -27,6 +27,8 @@ export type Config = Readonly<{
    * OIDC_CLIENT_SECRET; OIDC_NAME labels the login button). Absent: password login only.
    */
   oidc: OidcConfig | undefined;
+  /** The chat assistant's providers and limits (AI_*, ANTHROPIC_*; README lists them). */
+  ai: AiConfig;
   /** Secret that signs chat attachment links (else one generated and kept in the database). */
   uploadsSigningSecret: string | undefined;
   rateLimits: Readonly<{
@@ -37,6 +39,19 @@ export type Config = Readonly<{
     windowSeconds: number;
     sseConnectionsPerUser: number;
   }>;
+}>;
+
+export type AiConfig = Readonly<{
+  /** Any OpenAI-compatible chat-completions endpoint (AI_BASE_URL + AI_API_KEY, AI_MODEL its default model). */
+  openai: Readonly<{ baseUrl: string; apiKey: string; model: string | undefined }> | undefined;
+  /** Anthropic's Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). */
+  anthropic: Readonly<{ baseUrl: string; apiKey: string }> | undefined;
+  /** How many of the chat's latest messages the model reads (AI_CONTEXT_MESSAGES). */
+  contextMessages: number;
+  /** A whole answer's time limit, retries included (AI_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Tokens (in and out) one person's questions may use a day (AI_DAILY_TOKENS_PER_USER; 0: no limit). */
+  dailyTokensPerUser: number;
 }>;
 
 export type OidcConfig = Readonly<{ issuer: string; clientId: string; clientSecret: string; name: string }>;
@@ -65,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Bugtrail <no-reply@bugtrail.localhost>',
     oidc: oidc(env),
+    ai: aiConfig(env),
     rateLimits: {
       failedLoginsPerAccount: int(env.RATE_LIMIT_LOGIN_PER_ACCOUNT, 10),
       failedLoginsPerIp: int(env.RATE_LIMIT_LOGIN_PER_IP, 100),
@@ -73,6 +89,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowSeconds: int(env.RATE_LIMIT_WINDOW_SECONDS, 15 * 60),
       sseConnectionsPerUser: int(env.SSE_CONNECTIONS_PER_USER, 20),
     },
+  };
+}
+
+function aiConfig(env: NodeJS.ProcessEnv): AiConfig {
+  const baseUrl = env.AI_BASE_URL?.trim();
+  const apiKey = env.AI_API_KEY?.trim();
+  const anthropicKey = env.ANTHROPIC_API_KEY?.trim();
+  for (const [name, value] of [
+    ['AI_BASE_URL', baseUrl],
+    ['ANTHROPIC_BASE_URL', env.ANTHROPIC_BASE_URL?.trim()],
+  ] as const) {
+    if (value && !/^https?:\/\//.test(value)) throw new Error(`${name} must be an http(s) URL`);
+  }
+  return {
+    openai:
+      baseUrl && apiKey
+        ? { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, model: env.AI_MODEL?.trim() || undefined }
+        : undefined,
+    anthropic: anthropicKey
+      ? {
+          baseUrl: (env.ANTHROPIC_BASE_URL?.trim() || 'https://api.anthropic.com').replace(/\/+$/, ''),
+          apiKey: anthropicKey,
+        }
+      : undefined,
+    contextMessages: Math.max(1, Math.min(200, int(env.AI_CONTEXT_MESSAGES, 20))),
+    timeoutMs: Math.max(1000, int(env.AI_TIMEOUT_MS, 60_000)),
+    dailyTokensPerUser: Math.max(0, int(env.AI_DAILY_TOKENS_PER_USER, 200_000)),
   };
 }
 

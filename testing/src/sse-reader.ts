@@ -3,6 +3,8 @@ export type LiveMessage = Readonly<{
   id: string | undefined;
   topics: string[];
   position: string;
+  /** The message's data as sent (an `ai-draft`'s `{ chatId, messageId, content }`). */
+  data: Record<string, unknown>;
 }>;
 
 /**
@@ -71,7 +73,7 @@ export class SseReader {
     const feed = createSseParser((message) => {
       const data = JSON.parse(message.data) as { topics: string[]; position: string };
       if (message.id) this.lastEventId = message.id;
-      this.messages.push({ event: message.event ?? 'message', id: message.id, ...data });
+      this.messages.push({ event: message.event ?? 'message', id: message.id, ...data, data });
       this.wake?.();
     });
     const decoder = new TextDecoder();

@@ -56,6 +56,12 @@ export const aiAssistantTexts = {
     'No AI provider is set up, so the assistant cannot answer yet. To enable it, an administrator sets ' +
     'AI_BASE_URL and AI_API_KEY (any OpenAI-compatible endpoint) or ANTHROPIC_API_KEY (Claude models) ' +
     'in the server environment and restarts Bugtrail.',
+  /** A failure is still the message's one answer: this, then the reason (never a key or a prompt). */
+  failedPrefix: 'The assistant could not answer: ',
+  /** Someone pressed Stop: the text so far, then this mark. */
+  stoppedMark: '_(stopped)_',
+  stoppedEmpty: 'Stopped before the assistant wrote anything.',
+  stopping: 'Stopping the answer',
 } as const;
 
 /** How screens name a chat type. */

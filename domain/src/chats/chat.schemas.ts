@@ -72,7 +72,12 @@ export const aiMessagePostedData = z.object({
   content: z.string().min(1).max(20_000),
   /** The human message this answers. */
   replyTo: id,
-  model: aiModelSchema,
+  /** The chat's model name, or the provider's model that answered (a configured provider may list others). */
+  model: z.string().min(1).max(200),
+  /** Someone pressed Stop: `content` is what was written until then. */
+  stopped: z.boolean().optional(),
+  /** The provider could not answer: `content` says why ("The assistant could not answer: …"). */
+  failed: z.boolean().optional(),
 });
 /**
  * `userId` has read the chat up to and including `throughRevision` of `chatmsgs-{id}`

@@ -3,7 +3,7 @@ import { assertNever, type Command, type Decider } from '../core/event.js';
 import { rolePermissions } from '../users/permissions.js';
 import { userMessages } from '../users/user-vocabulary.js';
 import type { ChatMessageEvent, ChatState } from './chat.js';
-import { type AiModel, type Attachment, chatLimits, chatMessages } from './chat.schemas.js';
+import { type Attachment, chatLimits, chatMessages } from './chat.schemas.js';
 import { visibleChat } from './decide.js';
 import { chatPermissions } from './permissions.js';
 import { evolveTimeline, hasUnreadFor, initialTimelineState, type TimelineState } from './timeline.js';
@@ -29,7 +29,10 @@ export type SendMessage = Command<
 export type DeleteMessage = Command<'DeleteMessage', { messageId: string }>;
 export type MarkChatRead = Command<'MarkChatRead', Record<string, never>>;
 /** The assistant's answer to one human message (from the AI reactor). */
-export type PostAiReply = Command<'PostAiReply', { messageId: string; replyTo: string; content: string }>;
+export type PostAiReply = Command<
+  'PostAiReply',
+  { messageId: string; replyTo: string; content: string; model?: string; stopped?: boolean; failed?: boolean }
+>;
 export type TimelineCommand = SendMessage | DeleteMessage | MarkChatRead | PostAiReply;
 
 const uniq = (ids: readonly string[]) => [...new Set(ids)];
@@ -118,7 +121,9 @@ function postAiReply(command: PostAiReply, chatWhenAsked: ChatState, timeline: T
         messageId: command.data.messageId,
         content: content.slice(0, 20_000),
         replyTo: question.messageId,
-        model: chatWhenAsked.aiAssistant.model as AiModel,
+        model: command.data.model ?? chatWhenAsked.aiAssistant.model,
+        ...(command.data.stopped ? { stopped: true } : {}),
+        ...(command.data.failed ? { failed: true } : {}),
       },
     },
   ];

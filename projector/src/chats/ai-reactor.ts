@@ -1,5 +1,4 @@
 import {
-  type ActiveChat,
   aiAssistantTexts,
   type ChatEvent,
   type ChatState,
@@ -16,23 +15,27 @@ import {
   type RecordedEvent,
   START,
 } from '@bugtrail/eventstore';
-import type { Logger } from '@bugtrail/platform';
+import { AI_DRAFTS_CHANNEL, AI_STOP_CHANNEL, type AiConfig, type ChangeFeed, type Logger } from '@bugtrail/platform';
 import { type Kysely, type Migration, sql } from 'kysely';
 import type pg from 'pg';
 import { LeaderLoop } from '../runtime/leader-loop.js';
+import { type AiAnswer, AiAssistant, type AnswerInput } from './ai/assistant.js';
+import { AiProviders } from './ai/providers.js';
 
 /**
- * Writes the answer to one human message, or null to stay silent. The provider
- * clients (OpenAI-compatible, Anthropic) arrive with their own issue; until then
- * the only responder is the honest "no provider" notice.
+ * Writes the answer to one human message (streaming drafts through `onDraft`), or null to
+ * stay silent: the assistant over the configured providers, or without one the honest
+ * "no provider" notice.
  */
-export type AiResponder = (input: Readonly<{ chat: ActiveChat; message: MessageSentData }>) => Promise<string | null>;
+export type AiResponder = (input: AnswerInput) => Promise<AiAnswer | null>;
 
-export const noProviderResponder: AiResponder = async () => aiAssistantTexts.noProvider;
+export const noProviderResponder: AiResponder = async ({ chat }) => ({
+  content: aiAssistantTexts.noProvider,
+  model: chat.aiAssistant.model,
+});
 
-export function isAiProviderConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean((env.AI_BASE_URL && env.AI_API_KEY) || env.ANTHROPIC_API_KEY);
-}
+/** How many chats' answers are written at once (one at a time within a chat, in order). */
+const PARALLEL_CHATS = 4;
 
 const REACTOR = 'chat-ai-assistant';
 const LEADER_LOCK = 7310020;
@@ -49,12 +52,35 @@ export const chatAiReactorMigrations: Record<string, Migration> = {
       )`.execute(db);
     },
   },
+  '0611_ai_usage_and_drafts': {
+    async up(db: Kysely<unknown>) {
+      // Tokens each person's questions used, per UTC day (AI_DAILY_TOKENS_PER_USER).
+      await sql`create table projector.ai_usage (
+        user_id text not null,
+        day date not null,
+        tokens bigint not null,
+        primary key (user_id, day)
+      )`.execute(db);
+      // An answer's text while it is written, for the members' live streams (NOTIFY names the row).
+      await sql`create table projector.ai_drafts (
+        message_id text primary key,
+        chat_id text not null,
+        audience text[] not null,
+        content text not null,
+        updated_at timestamptz not null default now()
+      )`.execute(db);
+    },
+  },
 };
 
 export type ChatAiReactorOptions = {
   logger: Logger;
+  /** Default: the assistant over `ai`'s providers when one is configured, else the "no provider" notice. */
   responder?: AiResponder | null;
-  env?: NodeJS.ProcessEnv;
+  /** The providers and limits (platform config); none: the "no provider" notice. */
+  ai?: AiConfig;
+  /** Hears Stop (AI_STOP_CHANNEL); without it Stop does nothing. */
+  changeFeed?: ChangeFeed;
   batchSize?: number;
   now?: () => Date;
 };
@@ -68,10 +94,14 @@ export type ChatAiReactorOptions = {
  * model may take seconds to answer.
  */
 export class ChatAiReactor {
-  private readonly responder: AiResponder | null;
+  private responder: AiResponder | null;
+  private readonly providers: AiProviders | null;
   private readonly leader: LeaderLoop;
   private subscription: { close(): Promise<void> } | null = null;
   private readonly store: EventStore;
+  /** Answers being written, by the id they will be posted under: Stop aborts them. */
+  private readonly writing = new Map<string, { controller: AbortController; chatId: string }>();
+  private readonly unlistenStop: () => void;
 
   constructor(
     private readonly commands: CommandHandler,
@@ -79,13 +109,13 @@ export class ChatAiReactor {
     private readonly options: ChatAiReactorOptions,
   ) {
     this.store = commands.store;
+    this.providers = options.ai ? AiProviders.fromConfig(options.ai) : null;
     if (options.responder !== undefined) this.responder = options.responder;
-    else if (isAiProviderConfigured(options.env)) {
-      options.logger.warn(
-        'an AI provider is configured, but this build has no provider client; the assistant stays silent',
-      );
-      this.responder = null;
+    else if (this.providers && options.ai) {
+      const assistant = new AiAssistant(this.providers, pool, options.ai, options.logger);
+      this.responder = (input) => assistant.answer(input);
     } else this.responder = noProviderResponder;
+    this.unlistenStop = options.changeFeed?.onSignal(AI_STOP_CHANNEL, (payload) => this.stop_(payload)) ?? (() => {});
     this.leader = new LeaderLoop(
       pool,
       LEADER_LOCK,
@@ -103,6 +133,10 @@ export class ChatAiReactor {
    * assistant existed get no answer. Call before accepting commands.
    */
   async prepare(): Promise<void> {
+    // What the providers serve: the chat picker's list, and how the spec's names map.
+    await this.providers?.loadModels();
+    // Drafts of answers a previous run never finished.
+    await this.pool.query('delete from projector.ai_drafts');
     const head = await this.store.headPosition();
     await this.pool.query(
       'insert into projector.reactors (name, position) values ($1, $2) on conflict (name) do nothing',
@@ -147,38 +181,109 @@ export class ChatAiReactor {
       const chatId = (event.data as MessageSentData).chatId;
       byChat.set(chatId, [...(byChat.get(chatId) ?? []), event]);
     }
+    // A slow model in one chat does not hold the others back (a few chats at a time).
+    const chats = [...byChat];
     let posted = 0;
-    for (const [chatId, messages] of byChat) {
-      const history = await this.store.readStream(streams.chat(chatId));
-      if (fold(history).status !== 'active') continue;
-      for (const message of messages) {
-        // The chat as it was when the message arrived decides whether the assistant answers.
-        const then = fold(history.filter((e) => e.position < message.position));
-        if (then.status !== 'active' || !then.aiAssistant.enabled) continue;
-        const data = message.data as MessageSentData;
-        const content = await this.responder({ chat: then, message: data });
-        if (!content) continue;
-        const handled = await this.commands.handle(
-          streams.chatMessages(chatId),
-          timelineDecider(then),
-          {
-            type: 'PostAiReply',
-            data: { messageId: deriveEventId(message.id, 'ai-reply', 0), replyTo: data.messageId, content },
-            metadata: { actor: null, now: (this.options.now?.() ?? new Date()).toISOString() },
-          },
-          {
-            actor: null,
-            correlationId: message.metadata.correlationId,
-            idempotencyKey: null,
-            causationEventId: message.id,
-          },
-          { anyRevision: true },
-        );
-        if (handled.newEvents.length === 0) continue;
-        posted++;
+    const worker = async () => {
+      for (let next = chats.shift(); next; next = chats.shift()) posted += await this.answerChat(next[0], next[1]);
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_CHATS, chats.length) }, worker));
+    return posted;
+  }
+
+  private async answerChat(chatId: string, messages: readonly RecordedEvent[]): Promise<number> {
+    const history = await this.store.readStream(streams.chat(chatId));
+    if (fold(history).status !== 'active') return 0;
+    let posted = 0;
+    for (const message of messages) {
+      // The chat as it was when the message arrived decides whether the assistant answers.
+      const then = fold(history.filter((e) => e.position < message.position));
+      if (then.status !== 'active' || !then.aiAssistant.enabled) continue;
+      const data = message.data as MessageSentData;
+      const answerId = deriveEventId(message.id, 'ai-reply', 0);
+      if (await this.isAnswered(chatId, data.messageId)) continue;
+      const controller = new AbortController();
+      this.writing.set(answerId, { controller, chatId });
+      let answer: AiAnswer | null;
+      try {
+        answer = await this.responder!({
+          chat: then,
+          message: data,
+          revision: message.revision,
+          answerId,
+          signal: controller.signal,
+          onDraft: (draft) => void this.publishDraft(draft, then.participants),
+        });
+      } finally {
+        this.writing.delete(answerId);
       }
+      if (!answer) continue;
+      const handled = await this.commands.handle(
+        streams.chatMessages(chatId),
+        timelineDecider(then),
+        {
+          type: 'PostAiReply',
+          data: {
+            messageId: answerId,
+            replyTo: data.messageId,
+            content: answer.content,
+            model: answer.model,
+            ...(answer.stopped ? { stopped: true } : {}),
+            ...(answer.failed ? { failed: true } : {}),
+          },
+          metadata: { actor: null, now: (this.options.now?.() ?? new Date()).toISOString() },
+        },
+        {
+          actor: null,
+          correlationId: message.metadata.correlationId,
+          idempotencyKey: null,
+          causationEventId: message.id,
+        },
+        { anyRevision: true },
+      );
+      await this.pool.query('delete from projector.ai_drafts where message_id = $1', [answerId]).catch(() => {});
+      if (handled.newEvents.length === 0) continue;
+      posted++;
     }
     return posted;
+  }
+
+  /** Whether the timeline already has an answer to this message (a replay, or another reactor). */
+  private async isAnswered(chatId: string, messageId: string): Promise<boolean> {
+    const { state } = await this.commands.load(
+      streams.chatMessages(chatId),
+      timelineDecider(chatDecider.initialState()),
+    );
+    return state.messages.get(messageId)?.isAnswered ?? false;
+  }
+
+  /** The text so far, for the members' live streams: a row, and a NOTIFY that names it. */
+  private async publishDraft(
+    draft: { chatId: string; messageId: string; content: string },
+    audience: readonly string[],
+  ) {
+    try {
+      await this.pool.query(
+        `with kept as (
+           insert into projector.ai_drafts (message_id, chat_id, audience, content) values ($1, $2, $3, $4)
+           on conflict (message_id) do update set content = excluded.content, updated_at = now()
+         ) select pg_notify($5, $1)`,
+        [draft.messageId, draft.chatId, [...audience], draft.content, AI_DRAFTS_CHANNEL],
+      );
+    } catch (error) {
+      this.options.logger.warn('ai: a draft was not published', { error: (error as Error).message });
+    }
+  }
+
+  /** Stop (write-api's NOTIFY): the answer being written here, if it is, ends with what it has. */
+  private stop_(payload: string): void {
+    try {
+      const { messageId } = JSON.parse(payload) as { messageId?: unknown };
+      if (typeof messageId !== 'string') return;
+      this.writing.get(messageId)?.controller.abort(new Error('stopped'));
+    } catch {
+      // not ours
+    }
   }
 
   private async saveCheckpoint(position: Position): Promise<void> {
@@ -191,7 +296,14 @@ export class ChatAiReactor {
   }
 
   async stop(): Promise<void> {
+    this.unlistenStop();
+    for (const { controller } of this.writing.values()) controller.abort(new Error('shutting down'));
     await this.leader.stop(() => this.subscription?.close());
+  }
+
+  /** Every model name a chat may pick beyond the spec's four (what the configured providers list). */
+  availableModels(): string[] {
+    return this.providers?.available() ?? [];
   }
 }
 

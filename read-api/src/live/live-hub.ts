@@ -1,6 +1,6 @@
 import type { Actor } from '@bugtrail/domain';
 import { isPosition } from '@bugtrail/eventstore';
-import { type ChangeFeed, type Logger, ZERO_POSITION } from '@bugtrail/platform';
+import { AI_DRAFTS_CHANNEL, type ChangeFeed, type Logger, ZERO_POSITION } from '@bugtrail/platform';
 import type pg from 'pg';
 import { type TopicFilterRegistry, topicFilters } from './topic-filters.js';
 import { parseTopic, type Topic } from './topics.js';
@@ -145,6 +145,10 @@ export class LiveHub {
   private retryTimer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private readonly unlisten: () => void;
+  private readonly unlistenDrafts: () => void;
+  /** Drafts announced and not yet read (a burst of notices for one answer is read once). */
+  private readonly draftsDue = new Set<string>();
+  private isReadingDrafts = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -160,6 +164,47 @@ export class LiveHub {
       maxRowsBufferedWhileReplaying: options.maxRowsBufferedWhileReplaying ?? 10_000,
     };
     this.unlisten = changeFeed.onChange(() => this.ring());
+    this.unlistenDrafts = changeFeed.onSignal(AI_DRAFTS_CHANNEL, (messageId) => this.draftChanged(messageId));
+  }
+
+  /**
+   * An AI answer's text so far changed (api.md "The AI assistant"): `event: ai-draft` to the
+   * chat's members who listen now. Drafts are not changes: no id, no replay; whoever
+   * connects later gets the finished message through the chat's topic.
+   */
+  private draftChanged(messageId: string): void {
+    if (!messageId || this.isClosed || this.subscribers.size === 0) return;
+    this.draftsDue.add(messageId);
+    if (!this.isReadingDrafts) void this.readDrafts();
+  }
+
+  private async readDrafts(): Promise<void> {
+    this.isReadingDrafts = true;
+    try {
+      while (this.draftsDue.size > 0 && !this.isClosed) {
+        const ids = [...this.draftsDue];
+        this.draftsDue.clear();
+        const { rows } = await this.pool.query<{
+          message_id: string;
+          chat_id: string;
+          audience: string[];
+          content: string;
+        }>('select message_id, chat_id, audience, content from projector.ai_drafts where message_id = any($1)', [ids]);
+        for (const row of rows) {
+          const audience = new Set(row.audience);
+          const frame = encoder.encode(
+            `event: ai-draft\ndata: ${JSON.stringify({ chatId: row.chat_id, messageId: row.message_id, content: row.content })}\n\n`,
+          );
+          for (const subscriber of this.subscribers) {
+            if (subscriber.state === 'live' && audience.has(subscriber.actor.id)) subscriber.enqueue(frame);
+          }
+        }
+      }
+    } catch (error) {
+      this.logger.warn('live updates cannot read an AI draft', { error: (error as Error).message });
+    } finally {
+      this.isReadingDrafts = false;
+    }
   }
 
   get position(): string {
@@ -379,6 +424,7 @@ export class LiveHub {
     if (this.isClosed) return;
     this.isClosed = true;
     this.unlisten();
+    this.unlistenDrafts();
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const subscriber of [...this.subscribers]) subscriber.close('graceful');

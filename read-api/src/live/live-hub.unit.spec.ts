@@ -41,6 +41,9 @@ class FakeFeed {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+  onSignal() {
+    return () => {};
+  }
   ring(n: number) {
     for (const l of this.listeners) l({ position: pos(n), topics: [] });
   }

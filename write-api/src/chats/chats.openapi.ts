@@ -143,4 +143,19 @@ export const chatOperations: RouteSpec[] = [
       404: notFoundAnswer,
     },
   },
+  {
+    method: 'post',
+    path: '/{id}/messages/{messageId}/stop',
+    summary: 'Stop an AI answer being written (any member)',
+    description:
+      "`messageId` is the id the answer's `ai-draft` events carry. The assistant cancels its request and posts " +
+      'what it wrote so far, marked as stopped. An answer already finished is not touched (202 either way).',
+    tags,
+    params: chatIdParam.extend({ messageId: z.string() }),
+    responses: {
+      202: { description: 'Asked to stop', schema: z.object({ message: z.string() }) },
+      403: forbiddenAnswer,
+      404: notFoundAnswer,
+    },
+  },
 ];

@@ -1,19 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import {
   type Attachment,
+  aiAssistantTexts,
   type ChatCommand,
   type ChatState,
   chatDecider,
   chatMessages,
+  chatPermissions,
+  ForbiddenError,
   NotFoundError,
   streams,
   type TimelineCommand,
   type TimelineState,
   timelineDecider,
   ValidationError,
+  visibleChat,
 } from '@bugtrail/domain';
 import { type CommandContext, deriveEventId, type HandleOptions } from '@bugtrail/eventstore';
-import { type AuthEnv, createUploadLinks, readJson, requireAuth } from '@bugtrail/platform';
+import { AI_STOP_CHANNEL, type AuthEnv, createUploadLinks, readJson, requireAuth } from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
@@ -267,6 +271,24 @@ export function createChatRoutes(deps: WriteApiDeps) {
     // Only once the message is deleted (by this request or an earlier one, whose removal may have been cut short).
     await chatFiles.removeMessageFiles(id, messageId, handled.state);
     return c.json(await messageAnswer(deps.accounts, links, id, message, handled.state), 200);
+  });
+
+  /**
+   * POST /api/chats/{id}/messages/{messageId}/stop: Stop on an AI answer being written
+   * (`messageId` is the one its `ai-draft` events carry). Any member may press it; the
+   * assistant posts what it wrote so far, marked as stopped. An answer that is no longer
+   * being written is not touched: 202 either way, since Stop and the last word can cross.
+   */
+  app.post('/:id/messages/:messageId/stop', async (c) => {
+    const id = chatId(c);
+    const messageId = pathId(c, 'messageId', chatMessages.messageNotFound);
+    const chat = visibleChat(await loadChat(id), c.var.actor.id);
+    if (!chatPermissions.isParticipant(c.var.actor.id, chat)) throw new ForbiddenError(chatMessages.joinToSend);
+    await deps.pool.query('select pg_notify($1, $2)', [
+      AI_STOP_CHANNEL,
+      JSON.stringify({ chatId: id, messageId, stoppedBy: c.var.actor.id }),
+    ]);
+    return c.json({ message: aiAssistantTexts.stopping }, 202);
   });
 
   return app;

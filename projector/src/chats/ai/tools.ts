@@ -1,0 +1,88 @@
+import type { Actor, BugDto } from '@bugtrail/domain';
+import type pg from 'pg';
+import type { AiToolCall, AiToolSpec } from './providers.js';
+
+/**
+ * The tools the assistant may call (api.md "The AI assistant"), answered with exactly what
+ * the asking person may open: `GET /api/bugs/{id}` would answer them 200 (admins and
+ * auditors every bug, testers their own reports, developers the bugs assigned to them).
+ * A bug they may not open is "not found", as the API says it.
+ */
+export const bugTools: readonly AiToolSpec[] = [
+  {
+    name: 'search_bugs',
+    description:
+      'Search the bug tracker for bugs the user may see, by words of their title or description, or by #number. ' +
+      'Answers up to 10 bugs (number, title, status, priority, severity, assignees, due date).',
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'Words to look for, or a bug number like #42' } },
+      required: ['query'],
+    },
+  },
+  {
+    name: 'get_bug',
+    description: 'One bug by its number (#42 is 42), with its description and checklist; "not found" otherwise.',
+    parameters: {
+      type: 'object',
+      properties: { number: { type: 'integer', description: 'The bug number' } },
+      required: ['number'],
+    },
+  },
+];
+
+const SEARCH_LIMIT = 10;
+
+/** The scope of `actor` over rm.bugs, as SQL (parameters $1 = actor id). */
+function scopeOf(actor: Actor): string {
+  if (actor.role === 'admin' || actor.role === 'auditor') return 'true';
+  if (actor.role === 'tester') return 'reporter_id = $1';
+  return '$1 = any(assignee_ids)';
+}
+
+const summary = (dto: BugDto) => ({
+  number: dto.number,
+  title: dto.title,
+  status: dto.status,
+  priority: dto.priority,
+  severity: dto.severity,
+  assignees: dto.assignedTo.map((user) => user.name),
+  dueDate: dto.dueDate,
+});
+
+export async function runBugTool(pool: pg.Pool, actor: Actor, call: AiToolCall): Promise<string> {
+  if (call.name === 'search_bugs') {
+    const query = typeof call.arguments.query === 'string' ? call.arguments.query.trim().slice(0, 200) : '';
+    if (!query) return JSON.stringify({ bugs: [] });
+    const number = /^#?(\d{1,9})$/.exec(query)?.[1];
+    const { rows } = await pool.query<{ dto: BugDto }>(
+      `select dto from rm.bugs
+       where not deleted and (${scopeOf(actor)})
+         and (search @@ websearch_to_tsquery('english', $2) or dto->>'title' ilike $3 or number = $4)
+       order by (number = $4) desc nulls last, ts_rank(search, websearch_to_tsquery('english', $2)) desc, created_at desc
+       limit ${SEARCH_LIMIT}`,
+      [actor.id, query, `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, number ? Number(number) : null],
+    );
+    return JSON.stringify({ bugs: rows.map((row) => summary(row.dto)) });
+  }
+  if (call.name === 'get_bug') {
+    const number = Number(call.arguments.number);
+    if (!Number.isInteger(number) || number < 1) return JSON.stringify({ error: 'not found' });
+    const { rows } = await pool.query<{ dto: BugDto }>(
+      `select dto from rm.bugs where number = $2 and not deleted and (${scopeOf(actor)})`,
+      [actor.id, number],
+    );
+    const dto = rows[0]?.dto;
+    if (!dto) return JSON.stringify({ error: 'not found' });
+    return JSON.stringify({
+      ...summary(dto),
+      description: dto.description,
+      module: dto.module,
+      reportedBy: dto.createdBy.name,
+      createdAt: dto.createdAt,
+      updatedAt: dto.updatedAt,
+      checklist: dto.checklist.map((item) => ({ text: item.text, done: item.completed })),
+    });
+  }
+  return JSON.stringify({ error: `unknown tool ${call.name}` });
+}
