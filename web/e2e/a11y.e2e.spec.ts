@@ -185,7 +185,7 @@ describe('accessibility: axe finds no serious or critical violation, light or da
           await session.context.close();
         }
         expect(found, found.join('\n')).toEqual([]);
-      }, 150_000);
+      }, 300_000);
     }
   }
 });
