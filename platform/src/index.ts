@@ -1,3 +1,4 @@
+export * from './ai-models.js';
 export * from './auth/middleware.js';
 export * from './auth/tokens.js';
 export * from './blobs.js';

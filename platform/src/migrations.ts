@@ -26,4 +26,14 @@ export const platformMigrations: Record<string, Migration> = {
       )`.execute(db);
     },
   },
+  '0102_ai_models': {
+    async up(db: Kysely<unknown>) {
+      // What the configured AI providers list (aiModelCatalog), as of the assistant's last start.
+      await sql`create table platform.ai_models (
+        id text primary key,
+        provider text not null,
+        listed_at timestamptz not null default now()
+      )`.execute(db);
+    },
+  },
 };

@@ -26,7 +26,8 @@ const isoDate = z.string().datetime({ offset: true });
 
 export const aiAssistantSettingsSchema = z.object({
   enabled: z.boolean(),
-  model: aiModelSchema,
+  /** One of the spec's four names, or a model a configured provider listed when it was chosen. */
+  model: z.string().min(1).max(200),
   systemPrompt: z.string().min(1).max(chatLimits.systemPromptMax),
 });
 export type AiAssistantSettings = z.infer<typeof aiAssistantSettingsSchema>;

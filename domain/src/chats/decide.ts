@@ -15,6 +15,8 @@ import {
 import { chatPermissions } from './permissions.js';
 
 type AiInput = Readonly<{ enabled?: boolean; model?: string; systemPrompt?: string }>;
+/** Model names beyond the spec's four that a configured provider lists (the caller looks them up). */
+type ProviderModels = Readonly<{ providerModels?: readonly string[] }>;
 
 export type CreateChat = Command<
   'CreateChat',
@@ -27,7 +29,7 @@ export type CreateChat = Command<
     aiAssistant?: AiInput;
     /** Which of the referenced user ids are registered users (looked up by the caller). */
     registeredUserIds: readonly string[];
-  }
+  } & ProviderModels
 >;
 /** The edited chat: absent fields stay as they are; lists replace the current ones. */
 export type UpdateChat = Command<
@@ -39,7 +41,7 @@ export type UpdateChat = Command<
     admins?: readonly string[];
     aiAssistant?: AiInput;
     registeredUserIds: readonly string[];
-  }
+  } & ProviderModels
 >;
 export type DeleteChat = Command<'DeleteChat', Record<string, never>>;
 export type JoinChat = Command<'JoinChat', Record<string, never>>;
@@ -76,10 +78,14 @@ function validName(name: string): string {
   return trimmed;
 }
 
-function validAi(input: AiInput | undefined, current: AiAssistantSettings): AiAssistantSettings {
+function validAi(
+  input: AiInput | undefined,
+  current: AiAssistantSettings,
+  providerModels: readonly string[] = [],
+): AiAssistantSettings {
   if (!input) return current;
   const model = input.model ?? current.model;
-  if (!(aiModels as readonly string[]).includes(model))
+  if (!(aiModels as readonly string[]).includes(model) && !providerModels.includes(model))
     throw ValidationError.field('aiAssistant.model', chatMessages.modelInvalid);
   let systemPrompt = current.systemPrompt;
   if (input.systemPrompt !== undefined) {
@@ -108,11 +114,11 @@ function create(command: CreateChat, state: ChatState): ChatEvent[] {
   // Admins are always participants; the creator is both.
   const participants = uniq([creator, ...(d.participants ?? []), ...admins]);
   assertRegistered(participants, [creator, ...d.registeredUserIds]);
-  const ai = validAi(d.aiAssistant, {
-    enabled: false,
-    model: chatDefaults.aiModel,
-    systemPrompt: chatDefaults.systemPrompt,
-  });
+  const ai = validAi(
+    d.aiAssistant,
+    { enabled: false, model: chatDefaults.aiModel, systemPrompt: chatDefaults.systemPrompt },
+    d.providerModels,
+  );
   return [
     {
       type: 'ChatCreated',
@@ -169,7 +175,7 @@ function update(command: UpdateChat, state: ChatState): ChatEvent[] {
     events.push({ type: 'ChatAdminsChanged', data: { chatId: chat.id, added: promoted, removed: demoted } });
   }
 
-  const ai = validAi(d.aiAssistant, chat.aiAssistant);
+  const ai = validAi(d.aiAssistant, chat.aiAssistant, d.providerModels);
   if (
     ai.enabled !== chat.aiAssistant.enabled ||
     ai.model !== chat.aiAssistant.model ||

@@ -95,6 +95,20 @@ describe('the assistant on an OpenAI-compatible endpoint (fake server on 127.0.0
     expect(rows[0].data.model).toBe('gpt-4');
   });
 
+  it("offers the spec's four models and the endpoint's own, and takes only those", async () => {
+    const choices = await s.api.get('/api/chats/ai-models', s.bob.token);
+    expect(choices.body.models).toEqual(['gpt-3.5-turbo', 'gpt-4', 'claude-3-sonnet', 'claude-3-opus', 'local-llama']);
+    expect(choices.body.listed).toContainEqual({ id: 'local-llama', provider: 'openai' });
+    const configure = (model: string) =>
+      s.api.put(`/api/chats/${s.chat._id}`, { aiAssistant: { enabled: true, model } }, s.ann.token);
+    expect((await configure('local-llama')).status).toBe(200);
+    provider.requests.length = 0;
+    await s.answerTo(await s.ask('Which model are you?'));
+    expect(provider.requests.find((r) => r.path.endsWith('/chat/completions'))!.body.model).toBe('local-llama');
+    expect((await configure('not-a-listed-model')).status).toBe(400);
+    expect((await configure('gpt-4')).status).toBe(200);
+  });
+
   it('sends the system prompt and the latest messages, oldest first, with sender names', async () => {
     await s.ask('first, too old to be read', s.bob);
     await s.answerTo(await s.ask('second'));

@@ -15,7 +15,14 @@ import {
   type RecordedEvent,
   START,
 } from '@bugtrail/eventstore';
-import { AI_DRAFTS_CHANNEL, AI_STOP_CHANNEL, type AiConfig, type ChangeFeed, type Logger } from '@bugtrail/platform';
+import {
+  AI_DRAFTS_CHANNEL,
+  AI_STOP_CHANNEL,
+  type AiConfig,
+  aiModelCatalog,
+  type ChangeFeed,
+  type Logger,
+} from '@bugtrail/platform';
 import { type Kysely, type Migration, sql } from 'kysely';
 import type pg from 'pg';
 import { LeaderLoop } from '../runtime/leader-loop.js';
@@ -133,8 +140,9 @@ export class ChatAiReactor {
    * assistant existed get no answer. Call before accepting commands.
    */
   async prepare(): Promise<void> {
-    // What the providers serve: the chat picker's list, and how the spec's names map.
+    // What the providers serve: the chat picker's list (kept for write-api and read-api), and how the spec's names map.
     await this.providers?.loadModels();
+    await aiModelCatalog.save(this.pool, this.providers?.listed() ?? []);
     // Drafts of answers a previous run never finished.
     await this.pool.query('delete from projector.ai_drafts');
     const head = await this.store.headPosition();
@@ -299,11 +307,6 @@ export class ChatAiReactor {
     this.unlistenStop();
     for (const { controller } of this.writing.values()) controller.abort(new Error('shutting down'));
     await this.leader.stop(() => this.subscription?.close());
-  }
-
-  /** Every model name a chat may pick beyond the spec's four (what the configured providers list). */
-  availableModels(): string[] {
-    return this.providers?.available() ?? [];
   }
 }
 

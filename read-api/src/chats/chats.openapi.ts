@@ -27,6 +27,24 @@ export const chatReadOperations: RouteSpec[] = [
   },
   {
     method: 'get',
+    path: '/ai-models',
+    summary: "The AI model picker's choices",
+    description:
+      "The spec's four names and every model the configured providers listed at the assistant's start " +
+      '(`listed`, with the provider). A chat may be set to any of `models`; `claude-*` goes to Anthropic when it is set up.',
+    tags,
+    responses: {
+      200: {
+        description: 'The choices',
+        schema: z.object({
+          models: z.array(z.string()),
+          listed: z.array(z.object({ id: z.string(), provider: z.enum(['openai', 'anthropic']) })),
+        }),
+      },
+    },
+  },
+  {
+    method: 'get',
     path: '/{id}',
     summary: 'One chat',
     tags,

@@ -1,5 +1,5 @@
-import { chatMessages, NotFoundError } from '@bugtrail/domain';
-import { type AuthEnv, createUploadLinks, readQuery, requireAuth } from '@bugtrail/platform';
+import { aiModels, chatMessages, NotFoundError } from '@bugtrail/domain';
+import { type AuthEnv, aiModelCatalog, createUploadLinks, readQuery, requireAuth } from '@bugtrail/platform';
 import { findChatFor, listChatsFor, listChatUsers, listMessages } from '@bugtrail/projector';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -14,13 +14,18 @@ export const pageQuery = z.object({
     .default(1),
 });
 
-/** GET /chats, /chats/{id}, /chats/{id}/messages (also under /api/chats). */
+/** GET /chats, /chats/ai-models, /chats/{id}, /chats/{id}/messages (also under /api/chats). */
 export function createChatsRoutes(deps: ReadApiDeps) {
   const links = createUploadLinks({ secret: deps.config.uploadsSigningSecret, pool: deps.pool });
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps.tokens));
 
   app.get('/', async (c) => c.json(await listChatsFor(deps.db, c.var.actor.id)));
+  // Before /:id: the chat model picker's choices (the spec's four, and what configured providers list).
+  app.get('/ai-models', async (c) => {
+    const listed = await aiModelCatalog.list(deps.pool);
+    return c.json({ models: [...new Set([...aiModels, ...listed.map((model) => model.id)])], listed });
+  });
 
   app.get('/:id', async (c) => {
     const chat = await findChatFor(deps.db, c.req.param('id'), c.var.actor.id);

@@ -17,7 +17,14 @@ import {
   visibleChat,
 } from '@bugtrail/domain';
 import { type CommandContext, deriveEventId, type HandleOptions } from '@bugtrail/eventstore';
-import { AI_STOP_CHANNEL, type AuthEnv, createUploadLinks, readJson, requireAuth } from '@bugtrail/platform';
+import {
+  AI_STOP_CHANNEL,
+  type AuthEnv,
+  aiModelCatalog,
+  createUploadLinks,
+  readJson,
+  requireAuth,
+} from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
@@ -133,6 +140,7 @@ export function createChatRoutes(deps: WriteApiDeps) {
           admins: undefinedIfNull(body.admins),
           aiAssistant: undefinedIfNull(body.aiAssistant),
           registeredUserIds: await deps.accounts.registered(referenced),
+          providerModels: (await aiModelCatalog.list(deps.pool)).map((model) => model.id),
         },
         metadata: { actor: c.var.actor, now: now() },
       },
@@ -158,6 +166,7 @@ export function createChatRoutes(deps: WriteApiDeps) {
           admins: undefinedIfNull(body.admins),
           aiAssistant: undefinedIfNull(body.aiAssistant),
           registeredUserIds: await deps.accounts.registered(referenced),
+          providerModels: (await aiModelCatalog.list(deps.pool)).map((model) => model.id),
         },
         metadata: { actor: c.var.actor, now: now() },
       },

@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { AiConfig } from '@bugtrail/platform';
+import type { AiConfig, ListedAiModel } from '@bugtrail/platform';
 import OpenAI from 'openai';
 
 /**
@@ -287,7 +287,7 @@ export class AiProviders {
   }
 
   /** Asks each provider what it serves; a provider that does not answer keeps an empty list. */
-  async loadModels(timeoutMs = 10_000): Promise<void> {
+  async loadModels(timeoutMs = 3_000): Promise<void> {
     for (const provider of [this.openai, this.anthropic]) {
       if (!provider) continue;
       try {
@@ -298,9 +298,9 @@ export class AiProviders {
     }
   }
 
-  /** Every model name a chat may pick: the spec's four (where a provider serves them) and what the providers list. */
-  available(): string[] {
-    return [...new Set([...this.models.values()].flat())];
+  /** What the providers listed at start, each with its provider. */
+  listed(): ListedAiModel[] {
+    return [...this.models].flatMap(([provider, ids]) => ids.map((id) => ({ id, provider: provider.name })));
   }
 
   resolve(chatModel: string): ResolvedModel | null {
