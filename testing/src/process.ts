@@ -30,8 +30,10 @@ export type ProductProcess = {
   db: pg.Pool;
   /** The last of what the process printed (stdout and stderr), for failure messages. */
   output(): string;
-  /** SIGTERM (SIGKILL if it lingers), then drops the database and the data folder. */
+  /** SIGTERM (SIGKILL if it lingers), then drops the database (unless it was given) and the data folder. */
   stop(): Promise<void>;
+  /** SIGKILL at once, as a crash: nothing is cleaned up but the pool and the folder (the database stays). */
+  kill(): Promise<void>;
 };
 
 export async function startProductProcess(options: {
@@ -39,10 +41,14 @@ export async function startProductProcess(options: {
   adminDatabaseUrl: string;
   /** More environment for the launcher (names in platform/src/config.ts). */
   env?: Record<string, string>;
+  /** An existing database to run on (a restart after a crash); the caller drops it. */
+  databaseUrl?: string;
   startTimeoutMs?: number;
 }): Promise<ProductProcess> {
   if (!existsSync(launcher)) throw new Error(`${launcher} is missing: run "npm run build" first`);
-  const database = await createThrowawayDatabase(options.adminDatabaseUrl);
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : await createThrowawayDatabase(options.adminDatabaseUrl);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-e2e-data-'));
   const env: Record<string, string> = {};
   for (const name of INHERITED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name]!;
@@ -120,6 +126,12 @@ export async function startProductProcess(options: {
     async stop() {
       await db.end();
       await cleanUp();
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+      await db.end();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
