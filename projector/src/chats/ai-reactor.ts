@@ -213,6 +213,8 @@ export class ChatAiReactor {
       const controller = new AbortController();
       this.writing.set(answerId, { controller, chatId });
       let answer: AiAnswer | null;
+      // Drafts are written in order, and all of them before the answer and its clean-up.
+      let drafts = Promise.resolve();
       try {
         answer = await this.responder!({
           chat: then,
@@ -220,10 +222,13 @@ export class ChatAiReactor {
           revision: message.revision,
           answerId,
           signal: controller.signal,
-          onDraft: (draft) => void this.publishDraft(draft, then.participants),
+          onDraft: (draft) => {
+            drafts = drafts.then(() => this.publishDraft(draft, then.participants));
+          },
         });
       } finally {
         this.writing.delete(answerId);
+        await drafts;
       }
       if (!answer) continue;
       const handled = await this.commands.handle(
