@@ -58,6 +58,16 @@ export const markChatRead = (id: string) => api<unknown>(`${chatPath(id)}/read`,
 export const deleteMessage = (chatId: string, messageId: string) =>
   api<unknown>(`${chatPath(chatId)}/messages/${encodeURIComponent(messageId)}`, { method: 'DELETE' });
 
+/**
+ * Stop on an answer the assistant is writing (`messageId`: its draft's). 202 whether or not
+ * it was still being written; never queued offline, since a late Stop means nothing.
+ */
+export const stopAiAnswer = (chatId: string, messageId: string) =>
+  api<{ message: string }>(`${chatPath(chatId)}/messages/${encodeURIComponent(messageId)}/stop`, {
+    method: 'POST',
+    offline: 'fail',
+  });
+
 export type OutgoingMessage = { content: string; mentions: string[]; replyTo: string | null; files: File[] };
 
 /** JSON, or multipart (field `attachments`) when there are files. */

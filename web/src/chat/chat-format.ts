@@ -31,6 +31,10 @@ export const chatTexts = {
   sendFailed: 'Failed to send message',
   updateLogged: 'Error updating chat',
   deleteLogged: 'Error deleting chat',
+  aiWriting: 'writing…',
+  aiThinking: 'Thinking…',
+  aiStopping: 'Stopping…',
+  stopFailed: 'Failed to stop the answer',
 } as const;
 
 function toDate(value: string | Date | null | undefined): Date | null {

@@ -11,6 +11,7 @@ import { notify } from '../lib/notify';
 import { profileQuery, roleHome } from '../lib/session';
 import type { User } from '../lib/types';
 import { useErrorToast } from '../lib/use-error-toast';
+import { type AiDraft, aiDrafts, useAiDrafts } from './ai-drafts';
 import {
   addMessageToCache,
   chatKeys,
@@ -24,6 +25,7 @@ import {
   patchChatInList,
   patchMessageInCache,
   sendMessage,
+  stopAiAnswer,
 } from './chat-api';
 import { chatTexts, isChatAdmin, isParticipant } from './chat-format';
 import { ChatList, ChatTypeIcon } from './chat-list';
@@ -168,6 +170,20 @@ function Conversation({ chatId, listed, me, onBack, onGone }: ConversationProps)
   const serverMessages = useMemo(() => flattenMessages(messages.data), [messages.data]);
   const shown = useMemo(() => [...serverMessages, ...temps], [serverMessages, temps]);
 
+  // The assistant's answers being written; one whose message is here is done (in the same
+  // render, so the draft and its message are never both on screen).
+  const allDrafts = useAiDrafts(chatId);
+  const drafts = useMemo(() => {
+    const posted = new Set(serverMessages.map((m) => m._id));
+    return allDrafts.filter((draft) => !posted.has(draft.messageId));
+  }, [allDrafts, serverMessages]);
+  const postedDrafts = allDrafts.length - drafts.length;
+  useEffect(() => {
+    if (postedDrafts === 0) return;
+    const posted = new Set(serverMessages.map((m) => m._id));
+    aiDrafts.settle(allDrafts.filter((draft) => posted.has(draft.messageId)).map((draft) => draft.messageId));
+  }, [postedDrafts, allDrafts, serverMessages]);
+
   const isMember = isParticipant(chat, me._id);
   const isAdmin = isChatAdmin(chat, me._id);
   const people: ChatUser[] = useMemo(() => chat?.participants ?? [], [chat?.participants]);
@@ -276,6 +292,16 @@ function Conversation({ chatId, listed, me, onBack, onGone }: ConversationProps)
     }
   };
 
+  const onStopDraft = async (draft: AiDraft) => {
+    aiDrafts.setStopping(draft.messageId, true);
+    try {
+      await stopAiAnswer(chatId, draft.messageId);
+    } catch (error) {
+      aiDrafts.setStopping(draft.messageId, false);
+      notify.error(messageOf(error, chatTexts.stopFailed));
+    }
+  };
+
   const [toDelete, setToDelete] = useState<Message | null>(null);
   const [isDeleting, setDeleting] = useState(false);
   const onDelete = async (message: Message) => {
@@ -309,6 +335,8 @@ function Conversation({ chatId, listed, me, onBack, onGone }: ConversationProps)
   }
 
   const canPost = isMember;
+  // Any member may stop an answer; auditors only read.
+  const canStop = isMember && me.role !== 'auditor';
   const memberCount = chat.participants?.length ?? 0;
 
   return (
@@ -345,6 +373,8 @@ function Conversation({ chatId, listed, me, onBack, onGone }: ConversationProps)
         onReply={setReplyTo}
         onDelete={setToDelete}
         stickSignal={stickSignal}
+        drafts={drafts}
+        onStopDraft={canStop ? (draft) => void onStopDraft(draft) : undefined}
       />
       {canPost ? (
         <Composer

@@ -1,9 +1,11 @@
-import { ArrowDown, Bot, CornerUpLeft, Download, FileText, Paperclip, Trash2 } from 'lucide-react';
+import { ArrowDown, Bot, CornerUpLeft, Download, FileText, Paperclip, Square, Trash2 } from 'lucide-react';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { Avatar } from '../components/ui/avatar';
 import { cx } from '../components/ui/cx';
 import { Spinner } from '../components/ui/spinner';
 import { scrollBehavior } from '../lib/motion';
+import { AiAnswerText } from './ai-answer';
+import type { AiDraft } from './ai-drafts';
 import {
   chatTexts,
   formatBytes,
@@ -32,7 +34,26 @@ type MessageViewProps = {
   onDelete: (message: Message) => void;
   /** Bumped when the user sends: jump to the newest message whatever the position. */
   stickSignal: number;
+  /** The assistant's answers being written, shown after the messages (none posted yet). */
+  drafts?: readonly AiDraft[];
+  /** Stop on a draft; without it (an auditor, a non-member) there is no Stop button. */
+  onStopDraft?: ((draft: AiDraft) => void) | undefined;
 };
+
+/** The assistant, as the bubbles name it. */
+const assistantName = 'AI Assistant';
+
+type Groupable = { sender?: { _id: string } | null; isAIMessage: boolean; createdAt: string };
+
+/** A message follows the previous one's bubble without a header of its own (same sender within 5 minutes). */
+function isGroupedAfter(previous: Groupable | undefined, next: Groupable): boolean {
+  return (
+    !!previous &&
+    previous.sender?._id === next.sender?._id &&
+    previous.isAIMessage === next.isAIMessage &&
+    Date.parse(next.createdAt) - Date.parse(previous.createdAt) < 5 * 60_000
+  );
+}
 
 export function MessageView({
   chatId,
@@ -47,6 +68,8 @@ export function MessageView({
   onReply,
   onDelete,
   stickSignal,
+  drafts = [],
+  onStopDraft,
 }: MessageViewProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const nearBottom = useRef(true);
@@ -69,7 +92,7 @@ export function MessageView({
     const el = scroller.current;
     if (!el) return;
     const oldest = messages[0]?._id ?? null;
-    const newest = messages.at(-1)?._id ?? null;
+    const newest = drafts.at(-1)?.messageId ?? messages.at(-1)?._id ?? null;
     if (prepending.current && oldest !== oldestId.current && oldestId.current !== null) {
       // Older page prepended: keep what the user was looking at where it was.
       const saved = prepending.current;
@@ -82,7 +105,27 @@ export function MessageView({
     }
     oldestId.current = oldest;
     newestId.current = newest;
-  }, [messages]);
+  }, [messages, drafts]);
+
+  // The view changes size (a phone turned, its keyboard opened, the window resized): a reader
+  // at the bottom stays there, where a draft grows.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (nearBottom.current && !prepending.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  // A draft grows in place (and gives way to its message): a reader at the bottom stays there.
+  const draftSize = drafts.reduce((size, draft) => size + draft.content.length + 1, 0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follow the drafts' text only
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && nearBottom.current && !prepending.current) el.scrollTop = el.scrollHeight;
+  }, [draftSize]);
 
   useLayoutEffect(() => {
     if (stickSignal === 0) return;
@@ -147,7 +190,7 @@ export function MessageView({
           <div className="flex h-full items-center justify-center text-brand-600">
             <Spinner className="size-8" label="Loading messages" />
           </div>
-        ) : messages.length === 0 ? (
+        ) : messages.length === 0 && drafts.length === 0 ? (
           <div className="flex h-full flex-col items-center justify-center gap-1 text-center">
             <p className="text-sm font-medium text-slate-700">{chatTexts.noMessagesTitle}</p>
             <p className="text-sm text-slate-500">{chatTexts.noMessagesHint}</p>
@@ -164,12 +207,7 @@ export function MessageView({
               )}
             </li>
             {messages.map((message, index) => {
-              const previous = messages[index - 1];
-              const grouped =
-                !!previous &&
-                previous.sender?._id === message.sender?._id &&
-                previous.isAIMessage === message.isAIMessage &&
-                Date.parse(message.createdAt) - Date.parse(previous.createdAt) < 5 * 60_000;
+              const grouped = isGroupedAfter(messages[index - 1], message);
               const reply =
                 typeof message.replyTo === 'string' ? (byId.get(message.replyTo) ?? null) : (message.replyTo ?? null);
               return (
@@ -188,10 +226,29 @@ export function MessageView({
                 />
               );
             })}
+            {drafts.map((draft, index) => {
+              const asMessage = { sender: aiSender, isAIMessage: true, createdAt: draft.startedAt };
+              const previous =
+                index === 0 ? messages.at(-1) : { ...asMessage, createdAt: drafts[index - 1]!.startedAt };
+              return (
+                <DraftItem
+                  // Not the posted message's key: the answer arrives as a new entry of the log,
+                  // read out once, where the draft's changes never are.
+                  key={`draft:${draft.messageId}`}
+                  draft={draft}
+                  grouped={isGroupedAfter(previous, asMessage)}
+                  onStop={onStopDraft}
+                />
+              );
+            })}
           </ol>
         )}
       </div>
-      {showJump && messages.length > 0 ? (
+      {/* Said once while the assistant writes, not at every new word; the answer itself is read as a new message. */}
+      <p role="status" className="sr-only">
+        {drafts.length > 0 ? 'The assistant is writing' : ''}
+      </p>
+      {showJump && (messages.length > 0 || drafts.length > 0) ? (
         <button
           type="button"
           onClick={scrollToBottom}
@@ -248,7 +305,7 @@ function MessageItem({
   onDelete,
   onMediaLoad,
 }: MessageItemProps) {
-  const senderName = message.isAIMessage ? 'AI Assistant' : (message.sender?.name ?? 'Unknown');
+  const senderName = message.isAIMessage ? assistantName : (message.sender?.name ?? 'Unknown');
   const mentionsMe = message.mentions?.includes(meId) && !isMine;
   return (
     <li
@@ -259,12 +316,7 @@ function MessageItem({
       <div className="w-8 shrink-0">
         {!grouped && !isMine ? (
           message.isAIMessage ? (
-            <span
-              className="inline-flex size-8 items-center justify-center rounded-full bg-brand-100 text-brand-700"
-              aria-hidden="true"
-            >
-              <Bot className="size-4" />
-            </span>
+            <AssistantAvatar />
           ) : (
             <Avatar user={message.sender ?? { name: senderName }} size="sm" />
           )
@@ -296,7 +348,11 @@ function MessageItem({
             <p className={cx('italic', isMine ? 'text-brand-100' : 'text-slate-500')}>{chatTexts.deletedMessage}</p>
           ) : (
             <>
-              {message.content ? <MessageText content={message.content} mentions={members} selfId={meId} /> : null}
+              {!message.content ? null : message.isAIMessage ? (
+                <AiAnswerText content={message.content} />
+              ) : (
+                <MessageText content={message.content} mentions={members} selfId={meId} />
+              )}
               {message.attachments?.length ? (
                 <Attachments
                   attachments={message.attachments}
@@ -344,8 +400,96 @@ function MessageItem({
   );
 }
 
+/** The sender the server names on the assistant's messages (`aiAssistantSender`). */
+const aiSender = { _id: 'ai-assistant', name: assistantName };
+
+function AssistantAvatar() {
+  return (
+    <span
+      className="inline-flex size-8 items-center justify-center rounded-full bg-brand-100 text-brand-700"
+      aria-hidden="true"
+    >
+      <Bot className="size-4" />
+    </span>
+  );
+}
+
+/**
+ * An answer the assistant is writing: its bubble as the message will look, the text growing
+ * in place, "writing…" and Stop below. Busy and out of the log's announcements: the page
+ * says "The assistant is writing" once, and the posted message is read when it comes.
+ */
+function DraftItem({
+  draft,
+  grouped,
+  onStop,
+}: {
+  draft: AiDraft;
+  grouped: boolean;
+  onStop: ((draft: AiDraft) => void) | undefined;
+}) {
+  return (
+    <li
+      className={cx('flex flex-row gap-2', grouped ? 'mt-0.5' : 'mt-3')}
+      data-message-id={draft.messageId}
+      data-draft="true"
+      aria-busy="true"
+      aria-live="off"
+    >
+      <div className="w-8 shrink-0">{grouped ? null : <AssistantAvatar />}</div>
+      <div className="flex max-w-[82%] min-w-0 flex-col items-start sm:max-w-[70%]">
+        {!grouped ? (
+          <div className="mb-0.5 flex items-baseline gap-2 px-1 text-xs">
+            <span className="font-semibold text-slate-700">{assistantName}</span>
+            <time className="text-slate-500" dateTime={draft.startedAt}>
+              {messageTime(draft.startedAt)}
+            </time>
+          </div>
+        ) : null}
+        <div
+          className="max-w-full min-w-0 rounded-2xl rounded-tl-md bg-brand-50 px-3.5 py-2 text-sm text-slate-800 shadow-xs ring-1 ring-brand-100"
+          data-testid="ai-draft"
+        >
+          {draft.content ? (
+            <AiAnswerText content={draft.content} />
+          ) : (
+            <p className="text-slate-500 italic">{chatTexts.aiThinking}</p>
+          )}
+        </div>
+        <div className="mt-1 flex flex-wrap items-center gap-2 px-1 text-xs">
+          <span className="inline-flex items-center gap-1.5 text-brand-700" data-testid="ai-writing">
+            <span className="flex gap-0.5" aria-hidden="true">
+              <span className="size-1.5 rounded-full bg-brand-400 motion-safe:animate-pulse" />
+              <span className="size-1.5 rounded-full bg-brand-400 motion-safe:animate-pulse [animation-delay:200ms]" />
+              <span className="size-1.5 rounded-full bg-brand-400 motion-safe:animate-pulse [animation-delay:400ms]" />
+            </span>
+            {chatTexts.aiWriting}
+          </span>
+          {onStop ? (
+            <button
+              type="button"
+              onClick={() => onStop(draft)}
+              disabled={draft.isStopping}
+              className="inline-flex items-center gap-1 rounded-md px-2 py-0.5 font-medium text-slate-600 ring-1 ring-slate-300 hover:bg-slate-100 hover:text-slate-800 disabled:cursor-default disabled:opacity-60 disabled:hover:bg-transparent"
+            >
+              <Square className="size-3 fill-current" aria-hidden="true" />
+              {draft.isStopping ? (
+                chatTexts.aiStopping
+              ) : (
+                <>
+                  Stop<span className="sr-only"> the answer</span>
+                </>
+              )}
+            </button>
+          ) : null}
+        </div>
+      </div>
+    </li>
+  );
+}
+
 function ReplyQuote({ reply, isMine }: { reply: Message | RepliedMessage; isMine: boolean }) {
-  const name = reply.isAIMessage ? 'AI Assistant' : (reply.sender?.name ?? 'Unknown');
+  const name = reply.isAIMessage ? assistantName : (reply.sender?.name ?? 'Unknown');
   const text = reply.isDeleted
     ? chatTexts.deletedMessage
     : truncate((reply.content || 'Attachment').replace(/\s+/g, ' '), 80);

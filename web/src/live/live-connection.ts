@@ -7,6 +7,8 @@ export type LiveEvent = Readonly<{
   event: string;
   topics: readonly string[];
   position: string;
+  /** The message's data as sent (JSON); `ai-draft` events carry `{ chatId, messageId, content }`. */
+  data?: unknown;
 }>;
 
 export type LiveConnectionOptions = {
@@ -97,20 +99,27 @@ export async function runLiveConnection(options: LiveConnectionOptions): Promise
       const parser = createParser({
         onEvent: (message) => {
           if (message.id) lastEventId = message.id;
-          let data: { topics?: unknown; position?: unknown };
+          let data: unknown;
           try {
-            data = JSON.parse(message.data) as typeof data;
+            data = JSON.parse(message.data);
           } catch {
             return;
           }
-          const topics = Array.isArray(data.topics) ? data.topics.filter((t) => typeof t === 'string') : [];
+          const fields: { topics?: unknown; position?: unknown } =
+            typeof data === 'object' && data !== null ? data : {};
+          const topics = Array.isArray(fields.topics) ? fields.topics.filter((t) => typeof t === 'string') : [];
           const event = message.event ?? 'message';
           if (event === 'ready') {
             failures = 0;
             hasBeenLive = true;
             onStatus('live');
           }
-          options.onEvent({ event, topics, position: typeof data.position === 'string' ? data.position : '' });
+          options.onEvent({
+            event,
+            topics,
+            position: typeof fields.position === 'string' ? fields.position : '',
+            data,
+          });
         },
       });
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

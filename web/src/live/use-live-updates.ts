@@ -14,6 +14,30 @@ function readToken(): string | null {
   }
 }
 
+const listeners = new Set<(event: LiveEvent) => void>();
+
+/**
+ * Hears every event of the app's live stream while it is open, for what is not a query to
+ * refresh (the AI assistant's drafts). Answers the unsubscribe.
+ */
+export function subscribeLiveEvents(listener: (event: LiveEvent) => void): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+function tellListeners(event: LiveEvent) {
+  for (const listener of listeners) {
+    try {
+      listener(event);
+    } catch (error) {
+      // One listener's bug must not stop the stream or the others.
+      console.error(error);
+    }
+  }
+}
+
 /**
  * Turns live events into query invalidations. A burst (a replay after reconnecting,
  * a busy minute) is gathered for a moment so each key refetches once.
@@ -61,7 +85,10 @@ export function useLiveUpdates(options: { url?: string } = {}): void {
     void runLiveConnection({
       ...(url ? { url } : {}),
       getToken: readToken,
-      onEvent: (event) => invalidator.handle(event),
+      onEvent: (event) => {
+        invalidator.handle(event);
+        tellListeners(event);
+      },
       onStatus: setLiveStatus,
       signal: controller.signal,
     });
