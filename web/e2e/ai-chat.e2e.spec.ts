@@ -84,7 +84,7 @@ describe('AI chat: the answer streams live to every member (provider: a fake Ope
   let chatId: string;
 
   beforeAll(async () => {
-    fake = await startFakeOpenAi();
+    fake = await startFakeOpenAi({ models: ['gpt-4', 'local-llama-3'] });
     e2e = await startE2E({ env: { AI_BASE_URL: fake.url, AI_API_KEY: fake.apiKey, AI_MODEL: 'test-model' } });
     asker = await registerUser(e2e.url, 'tester', 'Tina Tester');
     watcher = await registerUser(e2e.url, 'developer', 'Dana Developer');
@@ -264,5 +264,21 @@ describe('AI chat: the answer streams live to every member (provider: a fake Ope
     expect(await answer.getByText('this fix').count()).toBe(1);
     expect(await answer.getByRole('link', { name: 'this fix' }).count()).toBe(0);
     expect(await page.locator('a[href^="javascript:" i], [href*="alert(" i]').count()).toBe(0);
+  });
+  it("offers the endpoint's own models in the picker beside the spec's four", async () => {
+    const session = await openPage(e2e, { user: asker });
+    await session.page.goto('/tester/chats');
+    await session.page.getByRole('button', { name: 'Create New Chat' }).last().click();
+    const dialog = session.page.getByRole('dialog', { name: 'Create New Chat' });
+    const picker = dialog.getByLabel('AI Model');
+    await picker.locator('option', { hasText: 'local-llama-3' }).waitFor({ state: 'attached' });
+    expect(await picker.locator('option').allTextContents()).toEqual([
+      'gpt-3.5-turbo',
+      'gpt-4',
+      'claude-3-sonnet',
+      'claude-3-opus',
+      'local-llama-3 (AI endpoint)',
+    ]);
+    await session.context.close();
   });
 });

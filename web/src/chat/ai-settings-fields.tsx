@@ -1,8 +1,36 @@
+import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { SelectField, TextAreaField } from '../components/ui/field';
-import { type AiAssistantSettings, type AiModel, aiModels } from './types';
+import { api } from '../lib/api';
+import { type AiAssistantSettings, aiModels } from './types';
 
-const modelOptions = aiModels.map((model) => ({ value: model, label: model }));
+/** GET /api/chats/ai-models: the spec's four names and what the configured providers list. */
+type AiModelChoices = { models: string[]; listed: { id: string; provider: 'openai' | 'anthropic' }[] };
+
+const providerLabel = { openai: 'AI endpoint', anthropic: 'Anthropic' } as const;
+
+/**
+ * The picker's options: the spec's four, then each model a provider lists, named with its
+ * provider; the chat's current model stays offered even if no provider lists it any more.
+ * Without an answer (offline, an old server), the spec's four.
+ */
+function useModelOptions(current: string) {
+  const { data } = useQuery({
+    queryKey: ['chats', 'ai-models'],
+    queryFn: () => api<AiModelChoices>('/api/chats/ai-models'),
+    staleTime: 5 * 60_000,
+  });
+  const listed = new Map((data?.listed ?? []).map((model) => [model.id, model.provider]));
+  const names = [...new Set([...(data?.models ?? aiModels), current])];
+  return names.map((name) => {
+    const provider = listed.get(name);
+    return {
+      value: name,
+      label:
+        provider && !(aiModels as readonly string[]).includes(name) ? `${name} (${providerLabel[provider]})` : name,
+    };
+  });
+}
 
 /** Enabled, model, system prompt (textarea, 4 rows): shared by create and settings. */
 export function AiSettingsFields({
@@ -15,6 +43,7 @@ export function AiSettingsFields({
   disabled?: boolean;
 }) {
   const enabledId = useId();
+  const modelOptions = useModelOptions(value.model);
   return (
     <div className="space-y-4">
       <label htmlFor={enabledId} className="flex items-center gap-3 text-sm font-medium text-slate-700">
@@ -33,7 +62,7 @@ export function AiSettingsFields({
         value={value.model}
         disabled={disabled}
         options={modelOptions}
-        onChange={(event) => onChange({ ...value, model: event.target.value as AiModel })}
+        onChange={(event) => onChange({ ...value, model: event.target.value })}
       />
       <TextAreaField
         label="System Prompt"
