@@ -165,6 +165,11 @@ describe('the assistant on an OpenAI-compatible endpoint (fake server on 127.0.0
     expect(provider.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(3);
     expect(answer.content).not.toContain(provider.apiKey);
     expect(answer.content).not.toContain('bug tracking team');
+    const { rows } = await s.t.system.pool.query(
+      'select count(*)::int as n from eventstore.events where data::text like $1 or metadata::text like $1',
+      [`%${provider.apiKey}%`],
+    );
+    expect(rows[0].n).toBe(0);
   });
 
   it('honours a 429 with Retry-After and then answers', async () => {

@@ -75,6 +75,8 @@ export class OpenAiCompatibleProvider implements AiProvider {
       baseURL: settings.baseUrl,
       timeout: timeoutMs,
       maxRetries: 2,
+      // The SDK's own logging stays off: our log lines carry a reason, never a key, a prompt or a body.
+      logLevel: 'off',
       fetch: guardedFetch(new URL(settings.baseUrl).origin),
     });
   }
@@ -161,6 +163,8 @@ export class AnthropicProvider implements AiProvider {
       baseURL: settings.baseUrl,
       timeout: timeoutMs,
       maxRetries: 2,
+      // The SDK's own logging stays off: our log lines carry a reason, never a key, a prompt or a body.
+      logLevel: 'off',
       fetch: guardedFetch(new URL(settings.baseUrl).origin),
     });
   }
