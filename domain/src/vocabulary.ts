@@ -17,6 +17,7 @@ export {
 export type { BugAccessFacts } from './bugs/permissions.js';
 export { bugMessages, bugPermissions } from './bugs/permissions.js';
 export { parseStatusFilter, statusFromInput, statusMessages } from './bugs/status.js';
+export * from './bugs/triage.js';
 export {
   type AdminBugUpdateValues,
   type BugFormOptions,

@@ -5,6 +5,7 @@ import { flowProjection } from './flow/flow.projection.js';
 import { invitesProjection } from './invites/invites.projection.js';
 import { notificationsProjection } from './notifications/notifications.projection.js';
 import type { Projection } from './runtime/projection.js';
+import { triageProjection } from './triage/triage.projection.js';
 import { usersProjection } from './users/users.projection.js';
 import { viewsProjection } from './views/views.projection.js';
 
@@ -18,4 +19,5 @@ export const allProjections: readonly Projection[] = [
   invitesProjection,
   commentsProjection,
   notificationsProjection,
+  triageProjection,
 ];

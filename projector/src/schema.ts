@@ -9,6 +9,7 @@ import type {
   NotificationPrefsTable,
   NotificationsTable,
 } from './notifications/notifications.tables.js';
+import type { SuggestionUsageTable } from './triage/triage.tables.js';
 import type { UsersTable } from './users/users.tables.js';
 import type { SavedViewsTable } from './views/views.tables.js';
 
@@ -35,4 +36,5 @@ export interface ReadModelDb {
   notification_chats: NotificationChatsTable;
   notification_prefs: NotificationPrefsTable;
   notifications: NotificationsTable;
+  suggestion_usage: SuggestionUsageTable;
 }

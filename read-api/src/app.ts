@@ -12,6 +12,7 @@ import {
 import { Hono } from 'hono';
 import { createAuditRoutes } from './audit/audit.routes.js';
 import { createBugsRoutes } from './bugs/bugs.routes.js';
+import { createSuggestionsRoutes } from './bugs/suggestions.routes.js';
 import { createChatsRoutes, createChatUsersRoutes } from './chats/chats.routes.js';
 import type { ReadApiDeps } from './deps.js';
 import { createLiveRoutes } from './live/live.routes.js';
@@ -69,6 +70,8 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.route('/', createSystemRoutes(deps));
   app.route('/api/auth', createProfileRoutes(deps));
   app.route('/api/users', createUsersRoutes(deps));
+  // Before /api/bugs: its one POST (readApiPostPaths), a question that changes nothing.
+  app.route('/api/bugs/suggestions', createSuggestionsRoutes(deps));
   app.route('/api/bugs', createBugsRoutes(deps));
   app.route('/api/reports', createReportsRoutes(deps));
   app.route('/api/audit', createAuditRoutes(deps));

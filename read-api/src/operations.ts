@@ -2,6 +2,7 @@ import { mountOperations, type RouteSpec } from '@bugtrail/platform';
 import { z } from 'zod';
 import { auditOperations } from './audit/audit.openapi.js';
 import { bugReadOperations } from './bugs/bugs.openapi.js';
+import { suggestionReadOperations } from './bugs/suggestions.openapi.js';
 import { chatReadOperations, chatUsersOperations } from './chats/chats.openapi.js';
 import { liveOperations } from './live/live.openapi.js';
 import { metricsOperations } from './metrics/metrics.openapi.js';
@@ -13,7 +14,7 @@ import { uploadOperations } from './uploads/uploads.openapi.js';
 import { profileOperations, usersOperations } from './users/users.openapi.js';
 import { viewReadOperations } from './views/views.openapi.js';
 
-/** Every GET read-api serves, mounted where app.ts mounts each router. */
+/** Every GET read-api serves (and its read-only POSTs), mounted where app.ts mounts each router. */
 
 // app.ts waits for X-Min-Position on every request (read-your-writes).
 const minPosition = z.object({
@@ -32,6 +33,7 @@ export const readApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api', openApiOperations),
   ...mountOperations('/api/auth', profileOperations),
   ...mountOperations('/api/users', usersOperations),
+  ...mountOperations('/api/bugs/suggestions', suggestionReadOperations),
   ...mountOperations('/api/bugs', bugReadOperations),
   ...mountOperations('/api/reports', reportOperations),
   ...mountOperations('/api/audit', auditOperations),

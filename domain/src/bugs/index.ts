@@ -20,4 +20,6 @@ export * from './due.js';
 export * from './files.js';
 export * from './permissions.js';
 export * from './status.js';
+export * from './triage.js';
+export * from './triage.schemas.js';
 export * from './validation.js';

@@ -1,3 +1,5 @@
+import type { SuggestionUsage } from '../bugs/triage.js';
+
 /**
  * Events and commands share one envelope: `{ type, data, metadata }`.
  * The clock and new ids never come from inside the domain: they arrive in metadata.
@@ -8,6 +10,11 @@ export type EventMetadata = Readonly<{
   causationId: string | null;
   occurredAt: string;
   schemaVersion: number;
+  /**
+   * On a `BugReported` made from the web form: which triage suggestions it showed and
+   * which the reporter took. Optional, so every older event stays valid.
+   */
+  suggestions?: SuggestionUsage;
 }>;
 
 export type Event<Type extends string = string, Data = unknown> = Readonly<{

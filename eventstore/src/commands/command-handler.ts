@@ -60,6 +60,11 @@ export type HandleOptions = Readonly<{
    * they change nothing it decided on (a comment under a bug being edited).
    */
   harmlessEventTypes?: ReadonlySet<string>;
+  /**
+   * Optional metadata a request adds to the events of one type it appends (the report
+   * form's suggestion usage on `BugReported`), beside what every event carries.
+   */
+  extraMetadata?: Readonly<{ eventType: string; metadata: Readonly<Pick<EventMetadata, 'suggestions'>> }>;
 }>;
 
 export type Handled<State> = Readonly<{
@@ -184,6 +189,7 @@ export class CommandHandler {
         causationId: context.causationEventId ?? context.idempotencyKey,
         occurredAt: command.metadata.now,
         schemaVersion: eventSchemaVersion(event.type),
+        ...(options.extraMetadata?.eventType === event.type ? options.extraMetadata.metadata : {}),
       }));
       const expected: ExpectedRevision = options.anyRevision
         ? 'any'

@@ -47,4 +47,11 @@ export const projectorMigrations: Record<string, Migration> = {
       await ensureAnalystRole(db);
     },
   },
+  // Trigram similarity for the triage suggestions' likely duplicates (ADR 019). A trusted
+  // extension (PostgreSQL 13+): the database's owner may create it, no superuser needed.
+  '0220_pg_trgm': {
+    async up(db: Kysely<unknown>) {
+      await sql`create extension if not exists pg_trgm`.execute(db);
+    },
+  },
 };

@@ -34,6 +34,7 @@ import {
   type ListQuery,
   listBugs,
   newestBugIdsAsOf,
+  suggestionUsage,
 } from '@bugtrail/projector';
 import { type Context, Hono } from 'hono';
 import { asOfQuery, effectiveAsOf } from '../as-of.js';
@@ -201,8 +202,12 @@ export function createBugsRoutes(deps: ReadApiDeps) {
         ),
       );
     }
-    const [counts, recent] = await Promise.all([countBugs(deps.db, scope), listBugs(deps.db, { scope, limit: 10 })]);
-    return c.json(dashboardAnswer(role, counts, recent.bugs));
+    const [counts, recent, suggestions] = await Promise.all([
+      countBugs(deps.db, scope),
+      listBugs(deps.db, { scope, limit: 10 }),
+      role === 'admin' ? suggestionUsage(deps.db) : undefined,
+    ]);
+    return c.json({ ...dashboardAnswer(role, counts, recent.bugs), ...(suggestions ? { suggestions } : {}) });
   };
   // Auditors read the admin's dashboard (api.md "The auditor role").
   app.get('/admin-dashboard', requireRole('admin', 'auditor'), dashboard('admin'));

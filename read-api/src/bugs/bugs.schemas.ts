@@ -154,6 +154,21 @@ export const dashboardSchema = z.object({
     bugPriorityLevels: levelsSchema,
   }),
   recentBugs: z.array(bugDtoSchema),
+  suggestions: z
+    .object({
+      reports: z.number().int().describe('Reports made with the form’s triage suggestions'),
+      shown: z.object({
+        duplicates: z.number().int(),
+        severity: z.number().int(),
+        priority: z.number().int(),
+        assignees: z.number().int(),
+      }),
+      taken: z.object({ severity: z.number().int(), priority: z.number().int(), assignees: z.number().int() }),
+    })
+    .optional()
+    .describe(
+      'Admin dashboard only, without `asOf`: of the reports made with the form’s triage suggestions, how many showed each kind and how many took it',
+    ),
 });
 
 export const historyEntrySchema = z.object({

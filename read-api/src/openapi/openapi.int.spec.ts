@@ -136,6 +136,7 @@ describe('GET /api/openapi.json', () => {
       'assignedTo',
       'checklist',
       'attachments',
+      'suggestions',
     ]);
     expect(report.properties.title).toMatchObject({ description: 'Required; 5 to 100 characters' });
     expect(report.properties.priority).toMatchObject({ enum: ['Low', 'Medium', 'High'] });

@@ -6,6 +6,7 @@ import {
   priorities,
   type ReportedBug,
   severities,
+  suggestionUsageInput,
   toBugDto,
   ValidationError,
 } from '@bugtrail/domain';
@@ -62,6 +63,12 @@ export const bugPayload = z.object({
   attachments: z.array(z.string().max(100_000)).max(1000).nullable().optional(),
 });
 export type BugPayload = z.infer<typeof bugPayload>;
+
+/**
+ * A report (POST): the bug payload and, from the web form, which triage suggestions it
+ * showed and which were taken (recorded in the BugReported event's metadata, never in the bug).
+ */
+export const reportPayload = bugPayload.extend({ suggestions: suggestionUsageInput.nullish() });
 
 export const checklistPayload = z.object({
   checklist: z.array(checklistItem, { error: 'checklist must be a list of items' }).max(1000),

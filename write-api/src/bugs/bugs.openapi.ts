@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
 import { bugFileOperations } from './bug-files.openapi.js';
-import { bugPayload, checklistPayload, statusPayload } from './bug-input.js';
+import { bugPayload, checklistPayload, reportPayload, statusPayload } from './bug-input.js';
 import { bugCommentOperations } from './comments.openapi.js';
 
 /** The bug commands (bugs.routes.ts), relative to their mount at /api/bugs. */
@@ -52,7 +52,14 @@ export const bugOperations: RouteSpec[] = [
     tags,
     roles: ['tester', 'admin'],
     headers: idempotencyHeader,
-    body: { schema: bugPayload, fields: bugFields },
+    body: {
+      schema: reportPayload,
+      fields: {
+        ...bugFields,
+        suggestions:
+          "Optional, from the report form: `{ shown, taken }`, the triage suggestion kinds it showed (duplicates, severity, priority, assignees) and those the reporter applied (severity, priority, assignees). Recorded in the BugReported event's metadata. Unknown kinds are dropped; a taken kind counts as shown; anything but lists of words is 400",
+      },
+    },
     responses: {
       201: { description: 'Reported', schema: bugAnswer, headers: answerHeaders },
       400: invalidAnswer,

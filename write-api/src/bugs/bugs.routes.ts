@@ -28,6 +28,7 @@ import {
   checklistPayload,
   ifMatchVersion,
   newItemIds,
+  reportPayload,
   statusPayload,
   toChecklistEntries,
 } from './bug-input.js';
@@ -86,7 +87,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
   app.post('/', async (c) => {
     const actor = c.var.actor;
     if (!bugPermissions.canReport(actor)) throw new ForbiddenError(bugWriteMessages.cannotReport);
-    const body = await readJson(c, bugPayload);
+    const body = await readJson(c, reportPayload);
     const context = commandContext(c, actor);
     // A retried POST (same Idempotency-Key, same caller) names the same bug, so the
     // event store recognises its events and nothing new is appended.
@@ -124,7 +125,13 @@ export function createBugRoutes(deps: WriteApiDeps) {
       { ...report, data: { ...report.data, number } },
       // A concurrent retry of the same request loses the race to create the stream;
       // re-reading then finds the winner's events and answers as it did.
-      { mustBeNew: true, retryOnConflict: true },
+      {
+        mustBeNew: true,
+        retryOnConflict: true,
+        ...(body.suggestions
+          ? { extraMetadata: { eventType: 'BugReported', metadata: { suggestions: body.suggestions } } }
+          : {}),
+      },
     );
     return answer(c, bugAnswerMessages.reported, handled.state, handled.revision, 201);
   });
