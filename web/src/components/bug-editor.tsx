@@ -1,14 +1,17 @@
 import { bugDefaults } from '@bugtrail/domain/vocabulary';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useBlocker, useCanGoBack, useNavigate, useRouter } from '@tanstack/react-router';
 import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { ApiError } from '../lib/api';
 import { type BugFormValues, describeServerDetails, isoToDay, toBugPayload } from '../lib/bug-form';
 import { useCreateBug, useDeleteBug, useUpdateBug } from '../lib/mutations';
 import { notify } from '../lib/notify';
+import { profileQuery } from '../lib/session';
 import type { Bug } from '../lib/types';
 import { BugForm } from './bug-form';
 import { ConfirmModal } from './confirm-modal';
+import { useSuggestionTracker } from './triage-suggestions/suggestion-usage';
+import { TriageSuggestionsPanel } from './triage-suggestions/triage-suggestions';
 import { Button } from './ui/button';
 import { Modal } from './ui/modal';
 
@@ -125,6 +128,8 @@ export function ReportBugForm({ afterCreate, openBug }: { afterCreate: string; o
   const create = useCreateBug();
   const guard = useUnsavedChangesGuard();
   const goBack = useGoBack(afterCreate);
+  const tracker = useSuggestionTracker();
+  const { data: me } = useQuery(profileQuery());
   return (
     <>
       <BugForm
@@ -132,16 +137,31 @@ export function ReportBugForm({ afterCreate, openBug }: { afterCreate: string; o
         isSaving={create.isPending}
         onDirtyChange={guard.setDirty}
         onCancel={goBack}
+        renderSuggestions={({ values, apply }) =>
+          openBug && me ? (
+            <TriageSuggestionsPanel
+              values={values}
+              apply={apply}
+              tracker={tracker}
+              bugLink={openBug}
+              viewAs={me.role}
+            />
+          ) : null
+        }
         onSubmit={(values) =>
-          create.mutate(toBugPayload(values), {
-            onSuccess: (answer) => {
-              notify.success('Bug Reported Successfully');
-              guard.setDirty(false);
-              const id = answer?.bug?._id;
-              void navigate({ to: id && openBug ? openBug(id) : afterCreate });
+          // Which suggestions were shown and taken rides along, into the report's event metadata.
+          create.mutate(
+            { ...toBugPayload(values), suggestions: tracker.usageFor(values) },
+            {
+              onSuccess: (answer) => {
+                notify.success('Bug Reported Successfully');
+                guard.setDirty(false);
+                const id = answer?.bug?._id;
+                void navigate({ to: id && openBug ? openBug(id) : afterCreate });
+              },
+              onError: (error) => notify.error(createFailureText(error)),
             },
-            onError: (error) => notify.error(createFailureText(error)),
-          })
+          )
         }
       />
       {guard.prompt}

@@ -1,6 +1,6 @@
 import { priorities, severities } from '@bugtrail/domain/vocabulary';
 import { Link as LinkIcon, ListChecks, Plus, Trash2, X } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import {
   attachmentLinkError,
   type BugFormValues,
@@ -36,6 +36,8 @@ type BugFormProps = {
   /** Told whenever the form starts or stops differing from what it opened with. */
   onDirtyChange?: (isDirty: boolean) => void;
   dueDateRequired?: boolean;
+  /** Shown under the description (the report form's triage suggestions); `apply` sets fields as one click. */
+  renderSuggestions?: (form: { values: BugFormValues; apply: (patch: Partial<BugFormValues>) => void }) => ReactNode;
 };
 
 const sameValues = (a: BugFormValues, b: BugFormValues) => JSON.stringify(a) === JSON.stringify(b);
@@ -56,6 +58,7 @@ export function BugForm({
   onCancel,
   onDirtyChange,
   dueDateRequired,
+  renderSuggestions,
 }: BugFormProps) {
   const [opened] = useState<BugFormValues>(() => initial ?? emptyBugForm());
   const [values, setValues] = useState<BugFormValues>(opened);
@@ -85,6 +88,9 @@ export function BugForm({
   const set = <K extends keyof BugFormValues>(field: K, value: BugFormValues[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
     setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
+  };
+  const apply = (patch: Partial<BugFormValues>) => {
+    for (const [field, value] of Object.entries(patch)) set(field as keyof BugFormValues, value as never);
   };
   const clearError = (field: keyof BugFormValues) =>
     setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
@@ -168,6 +174,7 @@ export function BugForm({
             hint={`At least ${limits.descriptionMin} characters`}
             onChange={(event) => set('description', event.target.value)}
           />
+          {renderSuggestions?.({ values, apply })}
           <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
             <SelectField
               label="Priority"

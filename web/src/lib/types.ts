@@ -60,6 +60,14 @@ export type Dashboard = {
     bugPriorityLevels: LevelCounts;
   };
   recentBugs: Bug[];
+  /** Admin dashboard only: how often the report form's triage suggestions were shown and taken. */
+  suggestions?: DashboardSuggestionUsage;
+};
+
+export type DashboardSuggestionUsage = {
+  reports: number;
+  shown: { duplicates: number; severity: number; priority: number; assignees: number };
+  taken: { severity: number; priority: number; assignees: number };
 };
 
 export type AuthAnswer = {

@@ -7,6 +7,7 @@ import {
   StatusDoughnutCard,
   StatusStatCards,
 } from '../../components/dashboard-parts';
+import { SuggestionUsageCard } from '../../components/triage-suggestions/suggestion-usage-card';
 import { dashboardQuery } from '../../lib/queries';
 import { useDashboard } from '../../lib/use-dashboard';
 
@@ -39,6 +40,9 @@ function AdminDashboard() {
         />
         <LevelBarCard title="Bug Severity Levels" levels={data?.charts.bugSeverityLevels} isLoading={isPending} />
       </div>
+      {data?.suggestions && data.suggestions.reports > 0 ? (
+        <SuggestionUsageCard className="mt-6" usage={data.suggestions} />
+      ) : null}
       <RecentBugsCard
         className="mt-6"
         title="Recent Bugs"
