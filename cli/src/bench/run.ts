@@ -12,6 +12,7 @@ import { eventStoreSuite } from './eventstore.js';
 import { fanoutSuite } from './fanout.js';
 import { httpSuite } from './http.js';
 import { latencySuite } from './latency.js';
+import { triageSuite } from './triage.js';
 import type { BenchContext, BenchRow, BenchSuite } from './types.js';
 
 const suites = (root: string): BenchSuite[] => [
@@ -22,6 +23,7 @@ const suites = (root: string): BenchSuite[] => [
   fanoutSuite,
   auditSuite(root),
   analyticsSuite(root),
+  triageSuite(root),
   bundleSuite(root),
 ];
 
