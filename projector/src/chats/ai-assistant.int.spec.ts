@@ -252,3 +252,38 @@ describe('the assistant on Anthropic (fake Messages API on 127.0.0.1, not the re
     );
   });
 });
+
+describe('the assistant when the provider hangs or keeps failing (fake server on 127.0.0.1, not the real provider)', () => {
+  let provider: FakeProvider;
+  let s: Awaited<ReturnType<typeof setUp>>;
+
+  beforeAll(async () => {
+    provider = await startFakeOpenAi();
+    s = await setUp({ openai: { baseUrl: provider.url, apiKey: provider.apiKey, model: undefined }, timeoutMs: 1500 });
+  });
+  afterAll(async () => {
+    await s?.t.close();
+    await provider?.close();
+  });
+
+  it('gives up on a hang at AI_TIMEOUT_MS and says so', async () => {
+    provider.script({ kind: 'hang' });
+    const answer = await s.answerTo(await s.ask('Hello?'));
+    expect(answer.content).toBe(`${aiAssistantTexts.failedPrefix}no answer within 2 s`);
+  });
+
+  it('stops asking for a while after five failures in a row', async () => {
+    // The hang above was the first failure; four refused keys (401 is not retried) make five.
+    for (let i = 0; i < 4; i++) provider.script({ kind: 'status', status: 401 });
+    for (let i = 0; i < 4; i++) {
+      const answer = await s.answerTo(await s.ask(`try ${i}`));
+      expect(answer.content).toBe(`${aiAssistantTexts.failedPrefix}the AI provider refused the credentials (401)`);
+    }
+    const asked = provider.requests.length;
+    const answer = await s.answerTo(await s.ask('and now?'));
+    expect(answer.content).toBe(
+      `${aiAssistantTexts.failedPrefix}the AI provider failed several times in a row; try again in a minute`,
+    );
+    expect(provider.requests.length).toBe(asked);
+  });
+});
