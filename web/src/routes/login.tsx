@@ -1,18 +1,15 @@
 import { isValidEmail, userMessages } from '@bugtrail/domain/vocabulary';
-import { useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { PasswordField } from '../components/password-field';
 import { Button } from '../components/ui/button';
 import { TextField } from '../components/ui/field';
-import { ApiError, api, setToken } from '../lib/api';
+import { ApiError, api } from '../lib/api';
 import { notify } from '../lib/notify';
 import { compact, pickText } from '../lib/search';
-import { roleHome } from '../lib/session';
-import type { AuthAnswer } from '../lib/types';
 import { AuthLayout } from './-components/auth-layout';
-import { isMfaChallenge, type LoginAnswer, rememberMfa } from './-components/mfa';
-import { MfaLoginStep, mfaStepTexts } from './-components/mfa-login-step';
+import { isMfaChallenge, type LoginAnswer } from './-components/mfa';
+import { MfaLoginScreen, useSignIn } from './-components/sign-in';
 import { SsoSignIn, ssoErrorText } from './-components/sso';
 
 export const Route = createFileRoute('/login')({
@@ -26,8 +23,7 @@ type Errors = { email?: string; password?: string };
 export const loginFallback = 'Something went wrong. Please try again';
 
 function LoginPage() {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const signIn = useSignIn();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Errors>({});
@@ -36,14 +32,6 @@ function LoginPage() {
   const [isSubmitting, setSubmitting] = useState(false);
   // Set when the password checked out but the account asks for a second factor.
   const [mfaToken, setMfaToken] = useState<string | null>(null);
-  const [isRecovery, setRecovery] = useState(false);
-
-  const signIn = async (answer: AuthAnswer, usedMfa: boolean) => {
-    setToken(answer.token);
-    rememberMfa(usedMfa);
-    queryClient.setQueryData(['profile'], answer.user);
-    await navigate({ to: roleHome[answer.role ?? answer.user.role] ?? '/' });
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -60,7 +48,6 @@ function LoginPage() {
         body: { email: email.trim(), password },
       });
       if (isMfaChallenge(answer)) {
-        setRecovery(false);
         setMfaToken(answer.mfaToken);
         return;
       }
@@ -76,22 +63,16 @@ function LoginPage() {
 
   if (mfaToken) {
     return (
-      <AuthLayout
-        title={mfaStepTexts.title}
-        subtitle={isRecovery ? mfaStepTexts.recoverySubtitle : mfaStepTexts.appSubtitle}
-      >
-        <MfaLoginStep
-          mfaToken={mfaToken}
-          isRecovery={isRecovery}
-          onModeChange={setRecovery}
-          onSignedIn={(answer) => signIn(answer, true)}
-          onRestart={(message) => {
-            setMfaToken(null);
-            setPassword('');
-            setFormError(message);
-          }}
-        />
-      </AuthLayout>
+      <MfaLoginScreen
+        key={mfaToken}
+        mfaToken={mfaToken}
+        onSignedIn={(answer) => signIn(answer, true)}
+        onRestart={(message) => {
+          setMfaToken(null);
+          setPassword('');
+          setFormError(message);
+        }}
+      />
     );
   }
 

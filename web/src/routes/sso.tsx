@@ -1,13 +1,11 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { Spinner } from '../components/ui/spinner';
-import { ApiError, api, setToken } from '../lib/api';
-import { roleHome } from '../lib/session';
+import { ApiError, api } from '../lib/api';
 import type { AuthAnswer } from '../lib/types';
 import { AuthLayout } from './-components/auth-layout';
-import { isMfaChallenge, type LoginAnswer, rememberMfa } from './-components/mfa';
-import { MfaLoginStep, mfaStepTexts } from './-components/mfa-login-step';
+import { isMfaChallenge, type LoginAnswer } from './-components/mfa';
+import { MfaLoginScreen, useSignIn } from './-components/sign-in';
 
 export const Route = createFileRoute('/sso')({ component: SsoLandingPage });
 
@@ -24,17 +22,11 @@ export const ssoLandingTexts = {
  */
 function SsoLandingPage() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const finishSignIn = useSignIn();
   const [mfaToken, setMfaToken] = useState<string | null>(null);
-  const [isRecovery, setRecovery] = useState(false);
   const started = useRef(false);
 
-  const signIn = async (answer: AuthAnswer, usedMfa: boolean) => {
-    setToken(answer.token);
-    rememberMfa(usedMfa);
-    queryClient.setQueryData(['profile'], answer.user);
-    await navigate({ to: roleHome[answer.role ?? answer.user.role] ?? '/', replace: true });
-  };
+  const signIn = (answer: AuthAnswer, usedMfa: boolean) => finishSignIn(answer, usedMfa, { replace: true });
   const backToLogin = (reason: 'expired' | 'deactivated' | 'failed') =>
     navigate({ to: '/login', search: { sso_error: reason }, replace: true });
 
@@ -58,18 +50,11 @@ function SsoLandingPage() {
 
   if (mfaToken) {
     return (
-      <AuthLayout
-        title={mfaStepTexts.title}
-        subtitle={isRecovery ? mfaStepTexts.recoverySubtitle : mfaStepTexts.appSubtitle}
-      >
-        <MfaLoginStep
-          mfaToken={mfaToken}
-          isRecovery={isRecovery}
-          onModeChange={setRecovery}
-          onSignedIn={(answer) => signIn(answer, true)}
-          onRestart={() => void backToLogin('expired')}
-        />
-      </AuthLayout>
+      <MfaLoginScreen
+        mfaToken={mfaToken}
+        onSignedIn={(answer) => signIn(answer, true)}
+        onRestart={() => void backToLogin('expired')}
+      />
     );
   }
   return (

@@ -55,6 +55,22 @@ export function guardedFetch(origin: string): typeof fetch {
   };
 }
 
+/**
+ * What both SDKs are given: at most two retries (they honour Retry-After), the per-request
+ * timeout, the guarded fetch, and their own logging off (our log lines carry a reason,
+ * never a key, a prompt or a body).
+ */
+function sdkOptions(settings: { baseUrl: string; apiKey: string }, timeoutMs: number) {
+  return {
+    apiKey: settings.apiKey,
+    baseURL: settings.baseUrl,
+    timeout: timeoutMs,
+    maxRetries: 2,
+    logLevel: 'off' as const,
+    fetch: guardedFetch(new URL(settings.baseUrl).origin),
+  };
+}
+
 const parseArguments = (text: string): Record<string, unknown> => {
   if (!text.trim()) return {};
   try {
@@ -70,15 +86,7 @@ export class OpenAiCompatibleProvider implements AiProvider {
   private readonly client: OpenAI;
 
   constructor(settings: { baseUrl: string; apiKey: string }, timeoutMs: number) {
-    this.client = new OpenAI({
-      apiKey: settings.apiKey,
-      baseURL: settings.baseUrl,
-      timeout: timeoutMs,
-      maxRetries: 2,
-      // The SDK's own logging stays off: our log lines carry a reason, never a key, a prompt or a body.
-      logLevel: 'off',
-      fetch: guardedFetch(new URL(settings.baseUrl).origin),
-    });
+    this.client = new OpenAI(sdkOptions(settings, timeoutMs));
   }
 
   async listModels(signal: AbortSignal): Promise<string[]> {
@@ -158,15 +166,7 @@ export class AnthropicProvider implements AiProvider {
   private readonly client: Anthropic;
 
   constructor(settings: { baseUrl: string; apiKey: string }, timeoutMs: number) {
-    this.client = new Anthropic({
-      apiKey: settings.apiKey,
-      baseURL: settings.baseUrl,
-      timeout: timeoutMs,
-      maxRetries: 2,
-      // The SDK's own logging stays off: our log lines carry a reason, never a key, a prompt or a body.
-      logLevel: 'off',
-      fetch: guardedFetch(new URL(settings.baseUrl).origin),
-    });
+    this.client = new Anthropic(sdkOptions(settings, timeoutMs));
   }
 
   async listModels(signal: AbortSignal): Promise<string[]> {
