@@ -8,14 +8,15 @@ import type { ReadModelDb } from '../schema.js';
 export const REPORTS_ROW = '*';
 
 /**
- * Suggestion usage for the admin dashboard: counts by kind, kept by per-batch deltas.
- * A report counts as made, whatever happens to the bug later (a deleted bug's report
- * still showed what it showed).
+ * Suggestion usage for the admin dashboard: counts by kind, kept by per-batch deltas
+ * (read in one lookup), and each report's usage with its moment (`suggestion_reports`),
+ * so the dashboard `?asOf=` tells what it showed then. A report counts as made, whatever
+ * happens to the bug later (a deleted bug's report still showed what it showed).
  */
 export const triageProjection: Projection = {
   name: 'triage',
-  version: 1,
-  tables: ['suggestion_usage'],
+  version: 2,
+  tables: ['suggestion_usage', 'suggestion_reports'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
     await sql`create table ${sql.id(schema, 'suggestion_usage')} (
@@ -23,6 +24,15 @@ export const triageProjection: Projection = {
       shown int not null,
       taken int not null
     )`.execute(db);
+    await sql`create table ${sql.id(schema, 'suggestion_reports')} (
+      event_id text primary key,
+      reported_at timestamptz not null,
+      shown text[] not null,
+      taken text[] not null
+    )`.execute(db);
+    await sql`create index ${sql.id(`${schema}_suggestion_reports_at`)} on ${sql.id(schema, 'suggestion_reports')} (reported_at)`.execute(
+      db,
+    );
   },
 
   async apply(events: readonly RecordedEvent[], { db, schema }) {
@@ -31,14 +41,20 @@ export const triageProjection: Projection = {
       const d = deltas.get(kind) ?? { shown: 0, taken: 0 };
       deltas.set(kind, { shown: d.shown + shown, taken: d.taken + taken });
     };
+    const reports: { id: string; at: string; shown: string[]; taken: string[] }[] = [];
     for (const event of events) {
       if (event.type !== 'BugReported') continue;
       const usage = event.metadata.suggestions as SuggestionUsage | undefined;
       if (!usage) continue;
+      reports.push({ id: event.id, at: event.metadata.occurredAt, shown: [...usage.shown], taken: [...usage.taken] });
       bump(REPORTS_ROW, 1, usage.taken.length > 0 ? 1 : 0);
       for (const kind of usage.shown) bump(kind, 1, (usage.taken as readonly string[]).includes(kind) ? 1 : 0);
     }
     if (deltas.size === 0) return;
+    await sql`insert into ${sql.id(schema, 'suggestion_reports')} (event_id, reported_at, shown, taken)
+      select x.id, x.at::timestamptz, array(select jsonb_array_elements_text(x.shown)), array(select jsonb_array_elements_text(x.taken))
+      from jsonb_to_recordset(${JSON.stringify(reports)}::jsonb) as x(id text, at text, shown jsonb, taken jsonb)
+      on conflict (event_id) do nothing`.execute(db);
     const kinds = [...deltas.keys()];
     await sql`insert into ${sql.id(schema, 'suggestion_usage')} as u (kind, shown, taken)
       select * from unnest(${kinds}::text[], ${kinds.map((k) => deltas.get(k)!.shown)}::int[], ${kinds.map((k) => deltas.get(k)!.taken)}::int[])

@@ -1,5 +1,5 @@
 import { applicableSuggestionKinds, type SuggestionKind, suggestionKinds } from '@bugtrail/domain';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 import { REPORTS_ROW } from './triage.projection.js';
@@ -15,7 +15,10 @@ export type SuggestionUsageCounts = {
 
 /** How often the report form's suggestions were shown and taken (admin dashboard). */
 export async function suggestionUsage(db: Kysely<ReadModelDb>): Promise<SuggestionUsageCounts> {
-  const rows = await db.withSchema(READ_MODEL_SCHEMA).selectFrom('suggestion_usage').selectAll().execute();
+  return countsFrom(await db.withSchema(READ_MODEL_SCHEMA).selectFrom('suggestion_usage').selectAll().execute());
+}
+
+function countsFrom(rows: readonly { kind: string; shown: number; taken: number }[]): SuggestionUsageCounts {
   const byKind = new Map(rows.map((r) => [r.kind, r]));
   return {
     reports: byKind.get(REPORTS_ROW)?.shown ?? 0,
@@ -28,4 +31,15 @@ export async function suggestionUsage(db: Kysely<ReadModelDb>): Promise<Suggesti
       number
     >,
   };
+}
+
+/** The same, as it was at `asOf` (the dashboard's time travel): the reports made until then. */
+export async function suggestionUsageAsOf(db: Kysely<ReadModelDb>, asOf: Date): Promise<SuggestionUsageCounts> {
+  const { rows } = await sql<{ kind: string; shown: number; taken: number }>`
+    with r as (select shown, taken from rm.suggestion_reports where reported_at <= ${asOf.toISOString()}::timestamptz)
+    select ${REPORTS_ROW}::text as kind, count(*)::int as shown, count(*) filter (where cardinality(taken) > 0)::int as taken from r
+    union all
+    select k as kind, count(*)::int as shown, count(*) filter (where k = any(r.taken))::int as taken
+    from r cross join unnest(r.shown) as k group by k`.execute(db);
+  return countsFrom(rows);
 }

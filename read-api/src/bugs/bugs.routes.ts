@@ -35,6 +35,7 @@ import {
   listBugs,
   newestBugIdsAsOf,
   suggestionUsage,
+  suggestionUsageAsOf,
 } from '@bugtrail/projector';
 import { type Context, Hono } from 'hono';
 import { asOfQuery, effectiveAsOf } from '../as-of.js';
@@ -191,16 +192,18 @@ export function createBugsRoutes(deps: ReadApiDeps) {
         countBugsAsOf(deps.db, scope, at),
         newestBugIdsAsOf(deps.db, scope, at, 10),
       ]);
-      const then = await Promise.all(
-        ids.map(async (id) => bugAt(deps, await deps.store.readStream(streams.bug(id)), at.toISOString())),
-      );
-      return c.json(
-        dashboardAnswer(
+      const [then, suggestions] = await Promise.all([
+        Promise.all(ids.map(async (id) => bugAt(deps, await deps.store.readStream(streams.bug(id)), at.toISOString()))),
+        role === 'admin' ? suggestionUsageAsOf(deps.db, at) : undefined,
+      ]);
+      return c.json({
+        ...dashboardAnswer(
           role,
           counts,
           then.filter((b): b is BugDto => b !== null),
         ),
-      );
+        ...(suggestions ? { suggestions } : {}),
+      });
     }
     const [counts, recent, suggestions] = await Promise.all([
       countBugs(deps.db, scope),
