@@ -96,7 +96,7 @@ export class AiAssistant {
 
     const timeout = AbortSignal.timeout(this.config.timeoutMs);
     const signal = AbortSignal.any([input.signal, timeout]);
-    const turns: AiTurn[] = await this.context(input);
+    const turns: AiTurn[] = await this.context(input, asker.name);
     const usage = { input: 0, output: 0 };
     let text = '';
     let lastDraft = 0;
@@ -166,18 +166,18 @@ export class AiAssistant {
     }
   }
 
-  /** The asker as the read models know them (an auditor asks with an auditor's rights). */
-  private async askerOf(userId: string): Promise<Actor | null> {
-    const { rows } = await this.pool.query<{ role: Role; deactivated: boolean }>(
-      'select role, deactivated from rm.users where id = $1',
+  /** The asker as the read models know them (an auditor asks with an auditor's rights), and their name. */
+  private async askerOf(userId: string): Promise<(Actor & { name: string }) | null> {
+    const { rows } = await this.pool.query<{ role: Role; deactivated: boolean; name: string }>(
+      'select role, deactivated, name from rm.users where id = $1',
       [userId],
     );
     const row = rows[0];
-    return row && !row.deactivated ? { id: userId, role: row.role } : null;
+    return row && !row.deactivated ? { id: userId, role: row.role, name: row.name } : null;
   }
 
   /** The latest messages up to the question, oldest first, within the context's budget. */
-  private async context(input: AnswerInput): Promise<AiTurn[]> {
+  private async context(input: AnswerInput, askerName: string): Promise<AiTurn[]> {
     const { rows } = await this.pool.query<{ content: string; is_ai: boolean; name: string | null }>(
       `select m.content, m.is_ai, u.name
        from rm.chat_messages m left join rm.users u on u.id = m.sender_id
@@ -186,11 +186,8 @@ export class AiAssistant {
        limit $3`,
       [input.chat.id, input.revision, Math.max(0, this.config.contextMessages - 1)],
     );
-    const { rows: me } = await this.pool.query<{ name: string }>('select name from rm.users where id = $1', [
-      input.message.senderId,
-    ]);
     const newestFirst: AiTurn[] = [
-      { role: 'user', content: `${me[0]?.name ?? 'Someone'}: ${input.message.content}` },
+      { role: 'user', content: `${askerName}: ${input.message.content}` },
       ...rows.map(
         (row): AiTurn =>
           row.is_ai
