@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import { registerAuditor } from '@bugtrail/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import {
   registerUser,
   type Session,
   screenshotDir,
+  seriousViolations,
   startE2E,
   type TestUser,
 } from './harness.js';
@@ -45,16 +45,6 @@ async function settle(page: Page) {
 /** No sideways scrolling at the page's width. */
 async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Reduced motion: no colour is caught halfway through a transition (a theme switch, a hover).
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
 describe('comments on bugs', () => {
@@ -332,7 +322,7 @@ describe('comments on bugs', () => {
         await page.emulateMedia({ colorScheme: 'dark' });
         await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
       }
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await seriousViolations(page, 'comments')).toEqual([]);
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 860 });
         expect(await scrollsSideways(page)).toBe(false);

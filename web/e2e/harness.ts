@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
 import { adminUrl, http, registerUser, TEST_INVITE_CODE, type TestUser } from '@bugtrail/testing';
 import { type ProductProcess, startProductProcess } from '@bugtrail/testing/process';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -135,4 +136,26 @@ export async function createBug(
   );
   if (answer.status !== 201) throw new Error(`create bug failed: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body.bug as { _id: string; title: string; description: string; number: number };
+}
+
+/** True when the page does not scroll sideways at its current width. */
+export const noSideScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
+/**
+ * Serious and critical WCAG 2.1 AA findings on the page (or only inside `include`), one
+ * line each. Under reduced motion: no colour is caught halfway through a transition (a
+ * theme switch, a hover).
+ */
+export async function seriousViolations(page: Page, label: string, options: { include?: string } = {}) {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  const results = await (options.include ? builder.include(options.include) : builder).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${label}: ${violation.id} ${violation.nodes.map((node) => `${node.target.join(' ')} ${node.failureSummary ?? ''}`).join('; ')}`,
+    );
 }

@@ -1,7 +1,17 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capture, type E2E, http, openPage, registerUser, startE2E, type TestUser, toast } from './harness.js';
+import {
+  capture,
+  type E2E,
+  http,
+  noSideScroll,
+  openPage,
+  registerUser,
+  seriousViolations,
+  startE2E,
+  type TestUser,
+  toast,
+} from './harness.js';
 
 /**
  * Notification email preferences (api.md "People", issue 15): the profile's radio group
@@ -10,19 +20,6 @@ import { capture, type E2E, http, openPage, registerUser, startE2E, type TestUse
  * scanners open links) and shows the server's answer. A valid token comes only in a mail:
  * the server's own tests cover that path.
  */
-const noSideScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
-
-async function seriousViolations(page: Page, label: string): Promise<string[]> {
-  // Reduced motion: no colour is caught halfway through a transition (a theme switch, a hover).
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${label}: ${violation.id} ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
 async function fitsAt390And1280(page: Page, label: string) {
   const size = page.viewportSize() ?? { width: 1280, height: 860 };
   for (const width of [390, 1280]) {

@@ -1,8 +1,18 @@
 import { crc32, deflateSync } from 'node:zlib';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capture, type E2E, http, openPage, registerUser, startE2E, type TestUser, toast } from './harness.js';
+import {
+  capture,
+  type E2E,
+  http,
+  noSideScroll,
+  openPage,
+  registerUser,
+  seriousViolations,
+  startE2E,
+  type TestUser,
+  toast,
+} from './harness.js';
 
 /**
  * The profile's Account card (issue 15): name and email (a new email needs the current
@@ -37,19 +47,6 @@ function onePixelPng(red: number, green: number, blue: number): Buffer {
 
 const isProfilePut = (url: string, method: string) => method === 'PUT' && /\/api\/users\/[^/?]+$/.test(url);
 const isUpload = (url: string, method: string) => method === 'POST' && url.endsWith('/api/auth/upload-image');
-
-const noSideScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
-
-async function seriousViolations(page: Page, label: string): Promise<string[]> {
-  // Reduced motion: no colour is caught halfway through a transition (a theme switch, a hover).
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${label}: ${violation.id} ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 /** The text of what a control's aria-describedby points at (its error under it, its hint). */
 const description = (control: Locator) =>

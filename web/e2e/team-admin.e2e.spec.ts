@@ -1,13 +1,14 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   capture,
   type E2E,
   http,
+  noSideScroll,
   openPage,
   registerUser,
   type Session,
+  seriousViolations,
   startE2E,
   type TestUser,
   toast,
@@ -32,16 +33,6 @@ const shownNames = (page: Page) =>
   teamList(page)
     .getByRole('listitem')
     .evaluateAll((items) => items.map((item) => item.querySelector('p')?.textContent ?? ''));
-
-const noSideScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
-
-async function seriousViolations(page: Page, label: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${label}: ${violation.id} ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 describe('team admin: search, roles, deactivate, reset links, invite codes, forgot password', () => {
   let e2e: E2E;

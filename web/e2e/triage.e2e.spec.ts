@@ -1,13 +1,13 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   capture,
   createBug,
   type E2E,
   http,
+  noSideScroll,
   openPage,
   registerUser,
+  seriousViolations,
   startE2E,
   type TestUser,
   toast,
@@ -19,21 +19,6 @@ import {
  * a priority and a developer; one click applies each, and the report's BugReported event
  * records in its metadata which kinds were shown and which were taken.
  */
-const noSideScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
-
-/** Serious or critical WCAG 2.1 AA findings inside the suggestions panel. */
-async function panelViolations(page: Page): Promise<string[]> {
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  const axe = await new AxeBuilder({ page })
-    .include('[data-testid="triage-suggestions"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return axe.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join('; ')}`);
-}
-
 describe('triage suggestions on the report form', () => {
   let e2e: E2E;
   let tester: TestUser;
@@ -100,7 +85,9 @@ describe('triage suggestions on the report form', () => {
         /^Suggestions: 3 likely duplicates, severity Major, priority High, 1 developer\.$/,
       );
 
-      expect(await panelViolations(page)).toEqual([]);
+      expect(
+        await seriousViolations(page, 'suggestions panel', { include: '[data-testid="triage-suggestions"]' }),
+      ).toEqual([]);
 
       // Screenshots: light and dark, 1280 and 390, no sideways scroll at either.
       for (const width of [1280, 390]) {
@@ -110,7 +97,9 @@ describe('triage suggestions on the report form', () => {
       await page.setViewportSize({ width: 1280, height: 860 });
       await capture(page, 'triage-form-light');
       await page.emulateMedia({ colorScheme: 'dark' });
-      expect(await panelViolations(page)).toEqual([]);
+      expect(
+        await seriousViolations(page, 'suggestions panel', { include: '[data-testid="triage-suggestions"]' }),
+      ).toEqual([]);
       await capture(page, 'triage-form-dark');
       await page.emulateMedia({ colorScheme: 'light' });
 
