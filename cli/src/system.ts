@@ -123,7 +123,10 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   // The chat assistant answers beside the projector (it appends, so it runs where the projector does).
   const aiReactor = new ChatAiReactor(commands, pool, { logger, ai: config.ai, changeFeed });
   await aiReactor.prepare();
-  if (parts.has('projector')) aiReactor.start();
+  if (parts.has('projector')) {
+    await aiReactor.loadModels();
+    aiReactor.start();
+  }
   // The clock's notifications (due soon, overdue): one leader, beside the projector.
   const dueReminders = new DueReminders(commands, pool, { logger });
   if (parts.has('projector')) dueReminders.start();

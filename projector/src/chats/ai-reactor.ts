@@ -101,13 +101,13 @@ export type ChatAiReactorOptions = {
  * model may take seconds to answer.
  */
 export class ChatAiReactor {
-  private responder: AiResponder | null;
+  private readonly responder: AiResponder | null;
   private readonly providers: AiProviders | null;
   private readonly leader: LeaderLoop;
   private subscription: { close(): Promise<void> } | null = null;
   private readonly store: EventStore;
   /** Answers being written, by the id they will be posted under: Stop aborts them. */
-  private readonly writing = new Map<string, { controller: AbortController; chatId: string }>();
+  private readonly writing = new Map<string, AbortController>();
   private readonly unlistenStop: () => void;
 
   constructor(
@@ -122,7 +122,7 @@ export class ChatAiReactor {
       const assistant = new AiAssistant(this.providers, pool, options.ai, options.logger);
       this.responder = (input) => assistant.answer(input);
     } else this.responder = noProviderResponder;
-    this.unlistenStop = options.changeFeed?.onSignal(AI_STOP_CHANNEL, (payload) => this.stop_(payload)) ?? (() => {});
+    this.unlistenStop = options.changeFeed?.onSignal(AI_STOP_CHANNEL, (payload) => this.onStop(payload)) ?? (() => {});
     this.leader = new LeaderLoop(
       pool,
       LEADER_LOCK,
@@ -140,11 +140,6 @@ export class ChatAiReactor {
    * assistant existed get no answer. Call before accepting commands.
    */
   async prepare(): Promise<void> {
-    // What the providers serve: the chat picker's list (kept for write-api and read-api), and how the spec's names map.
-    await this.providers?.loadModels();
-    await aiModelCatalog.save(this.pool, this.providers?.listed() ?? []);
-    // Drafts of answers a previous run never finished.
-    await this.pool.query('delete from projector.ai_drafts');
     const head = await this.store.headPosition();
     await this.pool.query(
       'insert into projector.reactors (name, position) values ($1, $2) on conflict (name) do nothing',
@@ -157,7 +152,23 @@ export class ChatAiReactor {
     this.leader.start();
   }
 
+  /**
+   * What the providers serve: the chat picker's list (kept for write-api and read-api), and
+   * how the spec's names map. Asked where the reactor runs, before it starts; a provider
+   * that does not answer within 3 s leaves an empty list.
+   */
+  async loadModels(): Promise<void> {
+    try {
+      await this.providers?.loadModels();
+      await aiModelCatalog.save(this.pool, this.providers?.listed() ?? []);
+    } catch (error) {
+      this.options.logger.warn('ai: the model list was not kept', { error: (error as Error).message });
+    }
+  }
+
   private async follow(): Promise<void> {
+    // The lead is ours: drafts left in the table belong to answers a previous leader never finished.
+    await this.pool.query('delete from projector.ai_drafts');
     const { rows } = await this.pool.query<{ position: string }>(
       'select position from projector.reactors where name = $1',
       [REACTOR],
@@ -211,7 +222,7 @@ export class ChatAiReactor {
       const answerId = deriveEventId(message.id, 'ai-reply', 0);
       if (await this.isAnswered(chatId, data.messageId)) continue;
       const controller = new AbortController();
-      this.writing.set(answerId, { controller, chatId });
+      this.writing.set(answerId, controller);
       let answer: AiAnswer | null;
       // Drafts are written in order, and all of them before the answer and its clean-up.
       let drafts = Promise.resolve();
@@ -289,11 +300,11 @@ export class ChatAiReactor {
   }
 
   /** Stop (write-api's NOTIFY): the answer being written here, if it is, ends with what it has. */
-  private stop_(payload: string): void {
+  private onStop(payload: string): void {
     try {
       const { messageId } = JSON.parse(payload) as { messageId?: unknown };
       if (typeof messageId !== 'string') return;
-      this.writing.get(messageId)?.controller.abort(new Error('stopped'));
+      this.writing.get(messageId)?.abort(new Error('stopped'));
     } catch {
       // not ours
     }
@@ -310,7 +321,7 @@ export class ChatAiReactor {
 
   async stop(): Promise<void> {
     this.unlistenStop();
-    for (const { controller } of this.writing.values()) controller.abort(new Error('shutting down'));
+    for (const controller of this.writing.values()) controller.abort(new Error('shutting down'));
     await this.leader.stop(() => this.subscription?.close());
   }
 }
