@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type Attachment,
   aiAssistantTexts,
+  aiModels,
   type ChatCommand,
   type ChatState,
   chatDecider,
@@ -80,6 +81,11 @@ export function createChatRoutes(deps: WriteApiDeps) {
     return parsed.data;
   };
   const chatId = (c: Context) => pathId(c, 'id', chatMessages.notFound);
+  /** Models beyond the spec's four that the chat may name: looked up only when it names one. */
+  const providerModels = async (model: string | null | undefined): Promise<string[]> =>
+    model && !(aiModels as readonly string[]).includes(model)
+      ? (await aiModelCatalog.list(deps.pool)).map((listed) => listed.id)
+      : [];
   const loadChat = async (id: string) => (await deps.commands.load(streams.chat(id), chatDecider)).state;
   const loadTimeline = async (chat: ChatState, id: string) =>
     (await deps.commands.load(streams.chatMessages(id), timelineDecider(chat))).state;
@@ -140,7 +146,7 @@ export function createChatRoutes(deps: WriteApiDeps) {
           admins: undefinedIfNull(body.admins),
           aiAssistant: undefinedIfNull(body.aiAssistant),
           registeredUserIds: await deps.accounts.registered(referenced),
-          providerModels: (await aiModelCatalog.list(deps.pool)).map((model) => model.id),
+          providerModels: await providerModels(body.aiAssistant?.model),
         },
         metadata: { actor: c.var.actor, now: now() },
       },
@@ -166,7 +172,7 @@ export function createChatRoutes(deps: WriteApiDeps) {
           admins: undefinedIfNull(body.admins),
           aiAssistant: undefinedIfNull(body.aiAssistant),
           registeredUserIds: await deps.accounts.registered(referenced),
-          providerModels: (await aiModelCatalog.list(deps.pool)).map((model) => model.id),
+          providerModels: await providerModels(body.aiAssistant?.model),
         },
         metadata: { actor: c.var.actor, now: now() },
       },
