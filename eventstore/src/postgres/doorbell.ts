@@ -5,8 +5,12 @@ import type pg from 'pg';
  * never the data: readers re-read the store, and poll as a fallback, so a lost
  * notification (or a dropped connection) only delays them.
  */
+export type Wake = 'positioned' | 'blind';
+
 export class Doorbell {
-  private waiters = new Set<() => void>();
+  private waiters = new Set<(wake: Wake) => void>();
+  /** The furthest position any ring announced (in this process, or in a NOTIFY payload). */
+  private head = '';
   private client: pg.PoolClient | null = null;
   private closed = false;
   private connecting: Promise<void> | null = null;
@@ -16,22 +20,33 @@ export class Doorbell {
     private readonly channel: string,
   ) {}
 
-  /** Resolves on the next ring or after `timeoutMs`, whichever comes first. */
-  wait(timeoutMs: number): Promise<void> {
+  /**
+   * Resolves on the next ring or after `timeoutMs`, whichever comes first: 'positioned'
+   * when the ring named its position (compare with `rungHead`), else 'blind' (a ring
+   * without one, or the timeout): then only a read tells.
+   */
+  wait(timeoutMs: number): Promise<Wake> {
     this.ensureListening();
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (wake: Wake) => {
         clearTimeout(timer);
         this.waiters.delete(done);
-        resolve();
+        resolve(wake);
       };
-      const timer = setTimeout(done, timeoutMs);
+      const timer = setTimeout(() => done('blind'), timeoutMs);
       this.waiters.add(done);
     });
   }
 
-  ring(): void {
-    for (const waiter of [...this.waiters]) waiter();
+  /** Wakes every waiter; `position` is the append that rang, when the ringer knows it. */
+  ring(position?: string): void {
+    if (position && position > this.head) this.head = position;
+    for (const waiter of [...this.waiters]) waiter(position ? 'positioned' : 'blind');
+  }
+
+  /** The furthest position rung so far ('' before any): a reader behind it knows more is coming. */
+  get rungHead(): string {
+    return this.head;
   }
 
   private ensureListening(): void {
@@ -59,7 +74,9 @@ export class Doorbell {
       this.ring();
     };
     client.on('notification', (msg) => {
-      if (msg.channel === this.channel) this.ring();
+      if (msg.channel !== this.channel) return;
+      // Only a position token moves the head: anything else is a plain ring.
+      this.ring(msg.payload && /^[0-9a-f]{32}$/.test(msg.payload) ? msg.payload : undefined);
     });
     client.on('error', (error) => drop(error));
     await client.query(`listen ${this.channel}`);

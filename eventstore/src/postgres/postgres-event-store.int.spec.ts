@@ -189,4 +189,66 @@ describe('PostgreSQL event store specifics', () => {
       await database.drop();
     }
   });
+
+  it('a follower reads once per append it is told of, and not on a timer while it is caught up', async () => {
+    // A cluster of its own: another test's open transaction would hold the appends back, and a
+    // follower that knows of an append it cannot see yet rightly re-reads until it can.
+    const cluster = await startOwnCluster();
+    const url = await cluster.createDatabase('follower');
+    // A long fallback poll, so that every read the test counts was caused by a ring.
+    const pool = new pg.Pool({ connectionString: url, max: 8 });
+    pool.on('error', () => {});
+    await migrateEventStore(pool);
+    const store = new PostgresEventStore(pool, { pollIntervalMs: 60_000 });
+    const other = new PostgresEventStore(pool, { pollIntervalMs: 60_000 });
+    let reads = 0;
+    const readAll = store.readAll.bind(store);
+    store.readAll = (from, limit) => {
+      reads++;
+      return readAll(from, limit);
+    };
+    const stream = uniqueStream();
+    const subscription = store.subscribe(await store.headPosition());
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const batch of subscription) seen.push(...batch.map((e) => e.id));
+    })();
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    try {
+      // The first read, and one more when the doorbell's LISTEN is up (what rang meanwhile).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const settled = reads;
+      expect(settled).toBeLessThanOrEqual(2);
+      // Caught up and idle: no read at all in the next 300 ms.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(reads).toBe(settled);
+      for (let i = 0; i < 5; i++) {
+        await store.append(stream, [newEvent(i)], i === 0 ? 'no_stream' : i - 1);
+        await until(() => seen.length === i + 1);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(seen).toHaveLength(5);
+      // One read per append rung in this process (a server-side transaction, an autoanalyze,
+      // may hold one back for a moment: a few re-reads then, never a poll every few ms).
+      expect(reads - settled).toBeGreaterThanOrEqual(5);
+      expect(reads - settled).toBeLessThanOrEqual(8);
+      const afterLocal = reads;
+      // Another process's append arrives by NOTIFY, with its position: still one read.
+      await other.append(stream, [newEvent(5)], 4);
+      await until(() => seen.length === 6);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(seen).toHaveLength(6);
+      expect(reads - afterLocal).toBeGreaterThanOrEqual(1);
+      expect(reads - afterLocal).toBeLessThanOrEqual(3);
+    } finally {
+      await subscription.close();
+      await following;
+      await other.close();
+      await store.close();
+      await pool.end();
+      await cluster.stop();
+    }
+  });
 });

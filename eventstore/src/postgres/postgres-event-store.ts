@@ -91,9 +91,8 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
-/** How long after a doorbell or a batch followers keep re-reading quickly, and how often. */
-const ACTIVE_WINDOW_MS = 1000;
-const ACTIVE_POLL_MS = 8;
+/** How often a follower re-reads while an append it was told of is not yet visible (ms, at most). */
+const HELD_BACK_POLL_MS = 8;
 
 export type PostgresEventStoreOptions = {
   /** How often a follower re-reads when no doorbell rang (ms). */
@@ -107,7 +106,8 @@ export class PostgresEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly validate: boolean;
   private readonly subscriptions = new Set<{ close(): Promise<void> }>();
-  private notifyScheduled = false;
+  /** The furthest position appended in this tick, announced once to other processes. */
+  private pendingNotice: string | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -126,7 +126,7 @@ export class PostgresEventStore implements EventStore {
     try {
       const { rows } = await this.pool.query<AppendRow>(query.text, query.values);
       const result = toAppendResult(rows);
-      if (!result.alreadyAppended) this.announce();
+      if (!result.alreadyAppended) this.announce(result.position);
       return result;
     } catch (error) {
       const pgError = error as { code?: string; detail?: string; constraint?: string };
@@ -158,16 +158,19 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Wakes followers after a commit: at once in this process, and through one NOTIFY
-   * per tick for other processes. (NOTIFY inside the append would take a cluster-wide
-   * lock at every commit and serialize all appends; coalesced, a burst costs one.)
+   * per tick for other processes, carrying the furthest position of the tick. (NOTIFY
+   * inside the append would take a cluster-wide lock at every commit and serialize all
+   * appends; coalesced, a burst costs one.)
    */
-  private announce(): void {
-    this.doorbell.ring();
-    if (this.notifyScheduled) return;
-    this.notifyScheduled = true;
+  private announce(position: Position): void {
+    this.doorbell.ring(position);
+    const scheduled = this.pendingNotice !== null;
+    if (!scheduled || position > this.pendingNotice!) this.pendingNotice = position;
+    if (scheduled) return;
     setImmediate(() => {
-      this.notifyScheduled = false;
-      this.pool.query("select pg_notify('bugtrail_events', '')").catch(() => {
+      const notice = this.pendingNotice ?? '';
+      this.pendingNotice = null;
+      this.pool.query("select pg_notify('bugtrail_events', $1)", [notice]).catch(() => {
         // Followers poll as a fallback; a lost doorbell only delays them.
       });
     });
@@ -249,8 +252,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** Waits for the next doorbell (an append anywhere) or the timeout. */
-  waitForEvents(timeoutMs: number): Promise<void> {
-    return this.doorbell.wait(timeoutMs);
+  async waitForEvents(timeoutMs: number): Promise<void> {
+    await this.doorbell.wait(timeoutMs);
   }
 
   subscribe(from: Position, options: { batchSize?: number } = {}): Subscription {
@@ -267,29 +270,34 @@ export class PostgresEventStore implements EventStore {
     };
     this.subscriptions.add(handle);
     async function* batches(): AsyncGenerator<readonly RecordedEvent[]> {
-      // After a doorbell or a batch, a held-back transaction may clear any moment (and
-      // its end rings no bell when it is not an append): re-read every few ms for a
-      // while, then back off to the poll interval.
+      // Every append rings the doorbell with its position (here at once, from other
+      // processes by NOTIFY). A follower that has read up to the furthest position rung
+      // sleeps until the next ring; one that is behind it re-reads every few ms, because
+      // an older transaction still open holds the new events back (readAll shows only
+      // what no running transaction can precede), and its end rings no bell.
       let delay = 1;
-      let lastActivity = Date.now();
+      let mustRead = true;
       while (!closed) {
-        const batch = await store.readAll(position, batchSize);
+        const behind: boolean = mustRead || position < store.doorbell.rungHead;
+        const batch: RecordedEvent[] = behind ? await store.readAll(position, batchSize) : [];
         if (closed) return;
         if (batch.length > 0) {
           position = batch[batch.length - 1]!.position;
+          mustRead = batch.length >= batchSize;
           delay = 1;
-          lastActivity = Date.now();
           yield batch;
           continue;
         }
-        const started = Date.now();
-        await store.doorbell.wait(delay);
-        if (Date.now() - started < delay) {
-          delay = 1;
-          lastActivity = Date.now();
+        mustRead = false;
+        if (position < store.doorbell.rungHead) {
+          await store.doorbell.wait(delay);
+          delay = Math.min(delay * 2, HELD_BACK_POLL_MS);
         } else {
-          const cap = Date.now() - lastActivity < ACTIVE_WINDOW_MS ? ACTIVE_POLL_MS : store.pollIntervalMs;
-          delay = Math.min(delay * 2, cap);
+          delay = 1;
+          // Nothing known to be pending: a ring past our position wakes us to read (this
+          // process's own NOTIFY echo is not past it); a ring without a position, or the
+          // poll that covers a lost NOTIFY, reads once to see.
+          mustRead = (await store.doorbell.wait(store.pollIntervalMs)) === 'blind';
         }
       }
     }
