@@ -45,6 +45,8 @@ export const noProviderResponder: AiResponder = async ({ chat }) => ({
 const PARALLEL_CHATS = 4;
 
 const REACTOR = 'chat-ai-assistant';
+/** How often the position is kept while the batches hold nothing for the assistant. */
+const CHECKPOINT_EVERY_MS = 5000;
 const LEADER_LOCK = 7310020;
 
 /** Reactors keep their own checkpoints: read-your-writes must never wait on an AI reply. */
@@ -177,12 +179,18 @@ export class ChatAiReactor {
     if (!this.leader.isRunning) return;
     const subscription = this.store.subscribe(rows[0]?.position ?? START, { batchSize: this.options.batchSize ?? 500 });
     this.subscription = subscription;
+    // Batches without a message are free to read again: their position is kept at most
+    // every few seconds, and at once after a batch the assistant acted on.
+    let savedAt = 0;
     try {
       for await (const batch of subscription) {
         if (!this.leader.isLeading) break;
-        await this.handleBatch(batch);
+        const acted = (await this.handleBatch(batch)) > 0 || batch.some((e) => e.type === 'MessageSent');
         const last = batch[batch.length - 1];
-        if (last) await this.saveCheckpoint(last.position);
+        if (last && (acted || Date.now() - savedAt >= CHECKPOINT_EVERY_MS)) {
+          await this.saveCheckpoint(last.position);
+          savedAt = Date.now();
+        }
       }
     } finally {
       await subscription.close();
