@@ -52,6 +52,27 @@ export class Accounts {
     );
   }
 
+  /**
+   * Role, name and image of these users in one read (unknown ids are left out): a
+   * command that checks who is a developer and then names people in its answer.
+   */
+  async people(ids: Iterable<string>): Promise<Map<string, UserRef & { role: Role }>> {
+    const list = [...new Set(ids)];
+    if (list.length === 0) return new Map();
+    const { rows } = await this.pool.query<{
+      user_id: string;
+      role: Role;
+      name: string | null;
+      profile_image_url: string | null;
+    }>('select user_id, role, name, profile_image_url from auth.credentials where user_id = any($1::text[])', [list]);
+    return new Map(
+      rows.map((r) => [
+        r.user_id,
+        { id: r.user_id, name: r.name ?? '', profileImageURL: r.profile_image_url, role: r.role },
+      ]),
+    );
+  }
+
   /** Roles and names of these users (unknown ids are left out): who may be mentioned on a bug. */
   async roles(ids: Iterable<string>): Promise<Record<string, { role: Role; name: string }>> {
     const list = [...new Set(ids)];

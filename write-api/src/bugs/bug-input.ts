@@ -8,6 +8,7 @@ import {
   severities,
   suggestionUsageInput,
   toBugDto,
+  type UserRef,
   ValidationError,
 } from '@bugtrail/domain';
 import { deriveEventId } from '@bugtrail/eventstore';
@@ -110,10 +111,19 @@ export function newItemIds(count: number, idempotencyKey: string | null, scope: 
   );
 }
 
-/** The bug as every answer shows it, named from the write side's accounts. */
-export async function bugAnswer(deps: WriteApiDeps, bug: ReportedBug, version: number): Promise<BugDto> {
+/**
+ * The bug as every answer shows it, named from the write side's accounts; `known` are
+ * people the command read already (only the others are asked for).
+ */
+export async function bugAnswer(
+  deps: WriteApiDeps,
+  bug: ReportedBug,
+  version: number,
+  known: ReadonlyMap<string, UserRef> = new Map(),
+): Promise<BugDto> {
   const ids = new Set<string>([bug.reporterId, ...bug.assigneeIds]);
   for (const item of bug.checklist) if (item.completedBy) ids.add(item.completedBy);
-  const users = await deps.accounts.refs(ids);
-  return toBugDto(bug, version, (id) => users.get(id));
+  const missing = [...ids].filter((id) => !known.has(id));
+  const users = missing.length > 0 ? await deps.accounts.refs(missing) : new Map<string, UserRef>();
+  return toBugDto(bug, version, (id) => known.get(id) ?? users.get(id));
 }

@@ -15,6 +15,7 @@ import {
   type ReportBug,
   type ReportedBug,
   streams,
+  type UserRef,
 } from '@bugtrail/domain';
 import { type CommandContext, deriveEventId, type HandleOptions } from '@bugtrail/eventstore';
 import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
@@ -78,10 +79,24 @@ export function createBugRoutes(deps: WriteApiDeps) {
     }
   }
 
-  async function answer(c: Context<AuthEnv>, message: string, state: BugState, revision: number, status: 200 | 201) {
+  async function answer(
+    c: Context<AuthEnv>,
+    message: string,
+    state: BugState,
+    revision: number,
+    status: 200 | 201,
+    known?: ReadonlyMap<string, UserRef>,
+  ) {
     const bug = state as ReportedBug;
     c.header('ETag', `"${revision}"`);
-    return c.json({ message, bug: await bugAnswer(deps, bug, revision) }, status);
+    return c.json({ message, bug: await bugAnswer(deps, bug, revision, known) }, status);
+  }
+
+  /** The assignees who are developers, and everyone read on the way (to name them in the answer). */
+  async function assigneesAndPeople(actorId: string, assigneeIds: readonly string[]) {
+    const people = await deps.accounts.people([actorId, ...assigneeIds]);
+    const developers = [...new Set(assigneeIds)].filter((id) => people.get(id)?.role === 'developer');
+    return { developers, people };
   }
 
   app.post('/', async (c) => {
@@ -95,6 +110,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
       ? deriveEventId(context.idempotencyKey, `${actor.id}:ReportBug`, 0)
       : randomUUID();
     const assigneeIds = body.assignedTo ?? [];
+    const { developers, people } = await assigneesAndPeople(actor.id, assigneeIds);
     const checklist = toChecklistEntries(body.checklist ?? []).map((i) => i.text);
     const report: ReportBug = {
       type: 'ReportBug',
@@ -108,7 +124,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
         module: body.module ?? null,
         dueDate: body.dueDate ?? null,
         assigneeIds,
-        knownDeveloperIds: await deps.accounts.developers(assigneeIds),
+        knownDeveloperIds: developers,
         checklist,
         attachments: body.attachments ?? [],
         newItemIds: newItemIds(checklist.length, context.idempotencyKey, `${actor.id}:${bugId}`),
@@ -133,7 +149,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
           : {}),
       },
     );
-    return answer(c, bugAnswerMessages.reported, handled.state, handled.revision, 201);
+    return answer(c, bugAnswerMessages.reported, handled.state, handled.revision, 201, people);
   });
 
   app.put('/:id', async (c) => {
