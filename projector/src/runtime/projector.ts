@@ -11,6 +11,7 @@ import type pg from 'pg';
 import type { ReadModelDb } from '../schema.js';
 import { LeaderLoop } from './leader-loop.js';
 import type { ProjectorTables } from './migrations.js';
+import { createPipelinedDb } from './pipelined-dialect.js';
 import { type Projection, READ_MODEL_SCHEMA } from './projection.js';
 
 const LEADER_LOCK = 7310002;
@@ -72,6 +73,8 @@ export class Projector {
   private position: Position = START;
   /** The same connection pool, seeing the projector's own tables too. */
   private readonly runtimeDb: Kysely<ReadModelDb & ProjectorTables>;
+  /** The same pool again, for batch transactions: writes travel together with the next read. */
+  private readonly batchDb: Kysely<ReadModelDb>;
 
   constructor(
     private readonly store: EventStore,
@@ -81,6 +84,7 @@ export class Projector {
     private readonly options: ProjectorOptions,
   ) {
     this.runtimeDb = db.withTables<ProjectorTables>();
+    this.batchDb = createPipelinedDb<ReadModelDb>(pool);
     this.batchSize = options.batchSize ?? 1000;
     this.logger = options.logger;
     this.leader = new LeaderLoop(
@@ -162,7 +166,7 @@ export class Projector {
     const last = batch[batch.length - 1];
     if (!last) return;
     const topics = new Set<string>();
-    await this.db.transaction().execute(async (tx) => {
+    await this.batchDb.transaction().execute(async (tx) => {
       // Read models are derived data and move with their checkpoint in this one
       // transaction: a crash can only lose whole batches, which are then replayed.
       // So the commit need not wait for the WAL flush (set in the same round trip).
@@ -179,11 +183,11 @@ export class Projector {
         const fresh = seen >= last.position ? [] : batch.filter((e) => e.position > seen);
         if (fresh.length > 0) await projection.apply(fresh, { db: tx, schema: READ_MODEL_SCHEMA, topics });
       }
-      // Checkpoints, the resume row and the notices in one round trip (data-modifying
-      // CTEs always run; the notices go out on commit, in order).
+      // Checkpoints, the resume row and the notices in one statement (data-modifying CTEs
+      // always run; the notices go out on commit, in order), held to travel with the commit.
       const topicList = [...topics];
       const notices = chunkNotices(last.position, topicList).map(encodeChangeNotice);
-      await sql`
+      await sql`/* deferred */
         with moved as (
           update projector.checkpoints set position = ${last.position}, updated_at = now()
           where name in (${sql.join(this.projections.map((p) => p.name))}) and position < ${last.position}
