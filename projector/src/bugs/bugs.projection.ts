@@ -12,9 +12,9 @@ import {
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import type { Projection } from '../runtime/projection.js';
+import { bugsBornIn, type Projection } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
-import type { BugCountersTable, BugsTable, BugUsersTable, FileKeys } from './bugs.tables.js';
+import type { BugsTable, BugUsersTable, FileKeys } from './bugs.tables.js';
 
 const BUG_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(bugEventSchemas));
 
@@ -214,9 +214,11 @@ export const bugsProjection: Projection = {
     // 2. The touched bugs: those with events, and those that show a renamed person.
     const bugIds = [...new Set(bugEvents.map((e) => (e.data as { bugId: string }).bugId))];
     const entries = new Map<string, Entry>();
-    if (bugIds.length > 0) {
+    const born = bugsBornIn(bugEvents);
+    const stored = bugIds.filter((id) => !born.has(id));
+    if (stored.length > 0) {
       const { rows } = await sql<StoredRow>`select id, dto, deleted, revision, file_keys from ${t(schema, 'bugs')}
-        where id = any(${bugIds}::text[])`.execute(db);
+        where id = any(${stored}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
     if (renamed.size > 0) {
@@ -341,16 +343,16 @@ async function writeCounters(db: Tx, schema: string, deltas: Map<string, number>
     ns.push(n);
   }
   if (scopes.length === 0) return;
-  const { rows } = await sql<Selectable<BugCountersTable>>`
+  await sql`
     insert into ${t(schema, 'bug_counters')} as c (scope, dim, value, n)
     select * from unnest(${scopes}::text[], ${dims}::text[], ${values}::text[], ${ns}::int[])
-    on conflict (scope, dim, value) do update set n = c.n + excluded.n
-    returning scope, dim, value, n`.execute(db);
+    on conflict (scope, dim, value) do update set n = c.n + excluded.n`.execute(db);
   // A count back at zero is no count: rebuilt tables never hold one, so live ones must not.
-  const zero = rows.filter((r) => r.n === 0);
-  if (zero.length > 0) {
+  // Only a count that went down can be zero now; asking the table needs no answer back.
+  const down = scopes.map((_, i) => i).filter((i) => ns[i]! < 0);
+  if (down.length > 0) {
     await sql`delete from ${t(schema, 'bug_counters')} c
-      using unnest(${zero.map((r) => r.scope)}::text[], ${zero.map((r) => r.dim)}::text[], ${zero.map((r) => r.value)}::text[])
+      using unnest(${down.map((i) => scopes[i]!)}::text[], ${down.map((i) => dims[i]!)}::text[], ${down.map((i) => values[i]!)}::text[])
         as z(scope, dim, value)
       where c.scope = z.scope and c.dim = z.dim and c.value = z.value and c.n = 0`.execute(db);
   }

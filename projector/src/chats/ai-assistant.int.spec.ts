@@ -110,7 +110,8 @@ describe('the assistant on an OpenAI-compatible endpoint (fake server on 127.0.0
   });
 
   it('sends the system prompt and the latest messages, oldest first, with sender names', async () => {
-    await s.ask('first, too old to be read', s.bob);
+    // Each question is answered before the next is asked, so the timeline's order is fixed.
+    await s.answerTo(await s.ask('first, too old to be read', s.bob));
     await s.answerTo(await s.ask('second'));
     provider.requests.length = 0;
     const question = await s.ask('third: what did I ask?');

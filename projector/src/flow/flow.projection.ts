@@ -8,7 +8,7 @@ import {
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Projection } from '../runtime/projection.js';
+import { bugsBornIn, type Projection } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 import type { IntervalField } from './flow.tables.js';
 
@@ -158,7 +158,12 @@ export const flowProjection: Projection = {
     const bugEvents = events.filter((e) => BUG_EVENT_TYPES.has(e.type));
     if (bugEvents.length === 0) return;
     const ids = [...new Set(bugEvents.map((e) => (e.data as { bugId: string }).bugId))];
-    const entries = await loadEntries(db, schema, ids);
+    const born = bugsBornIn(bugEvents);
+    const entries = await loadEntries(
+      db,
+      schema,
+      ids.filter((id) => !born.has(id)),
+    );
     const stays = new Stays();
     const changes: ChangeRow[] = [];
     for (const e of bugEvents) {
@@ -211,6 +216,7 @@ export const flowProjection: Projection = {
 };
 
 async function loadEntries(db: Tx, schema: string, ids: string[]): Promise<Map<string, Entry>> {
+  if (ids.length === 0) return new Map();
   const { rows } = await sql<{
     bug_id: string;
     reporter_id: string;

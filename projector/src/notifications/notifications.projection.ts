@@ -16,7 +16,7 @@ import type {
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { chunks } from '../runtime/chunks.js';
-import { type Projection, READ_MODEL_SCHEMA } from '../runtime/projection.js';
+import { bugsBornIn, type Projection, READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 import type { NotificationBugsTable, NotificationsTable } from './notifications.tables.js';
 
@@ -119,12 +119,14 @@ export const notificationsProjection: Projection = {
       if (e.metadata.actorId) actorIds.add(e.metadata.actorId);
     }
     const bugs = new Map<string, BugFacts>();
-    if (bugIds.size > 0) {
+    const born = bugsBornIn(relevant);
+    const storedBugIds = [...bugIds].filter((id) => !born.has(id));
+    if (storedBugIds.length > 0) {
       const rows = await db
         .withSchema(schema)
         .selectFrom('notification_bugs')
         .selectAll()
-        .where('id', 'in', [...bugIds])
+        .where('id', 'in', storedBugIds)
         .execute();
       for (const row of rows) bugs.set(row.id, row);
     }

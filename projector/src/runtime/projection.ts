@@ -1,3 +1,4 @@
+import { streams } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import type { Kysely, Transaction } from 'kysely';
 import type { ReadModelDb } from '../schema.js';
@@ -27,3 +28,17 @@ export interface Projection {
 }
 
 export const READ_MODEL_SCHEMA = 'rm';
+
+/**
+ * The bugs whose stream begins in this batch (their report, revision 0, is in it):
+ * nothing of theirs can be stored yet, so a projection need not look for their rows.
+ */
+export function bugsBornIn(events: readonly RecordedEvent[]): Set<string> {
+  const born = new Set<string>();
+  for (const e of events) {
+    if (e.revision !== 0 || e.type !== 'BugReported') continue;
+    const bugId = (e.data as { bugId?: unknown }).bugId;
+    if (typeof bugId === 'string' && e.streamId === streams.bug(bugId)) born.add(bugId);
+  }
+  return born;
+}
