@@ -27,6 +27,9 @@ function bugStory(i: number, bugId: string, reporterId: string, developers: stri
     {
       bugId,
       reporterId,
+      // Numbered as write-api numbers every report: unnumbered ones would be numbered at the
+      // server's start, 100k commands before it answers.
+      number: i + 1,
       title: `Analytics bench bug ${i}`,
       description: 'Steps: open the page, click the button, see the error in the console.',
       severity: severities[i % 3]!,
