@@ -34,6 +34,7 @@ import {
   type ListQuery,
   listBugs,
   newestBugIdsAsOf,
+  scopeKey,
   suggestionUsage,
   suggestionUsageAsOf,
 } from '@bugtrail/projector';
@@ -115,20 +116,27 @@ function listOptions(c: Context): ListOptions {
  * One page and, when paged, the whole list's size: from the counters when only a status
  * narrows the scope (no count over the table per page), else a count of the matches.
  */
-async function list(c: Context, deps: ReadApiDeps, scope: BugScope, options: ListOptions) {
+async function list(
+  c: Context,
+  deps: ReadApiDeps,
+  scope: BugScope,
+  options: ListOptions,
+  scopeCounts?: Promise<BugCounts>,
+) {
   const query: ListQuery = { scope, ...options };
   const [page, total] = await Promise.all([
     listBugs(deps.db, query),
-    options.limit === undefined ? Promise.resolve(undefined) : listTotal(deps, query),
+    options.limit === undefined ? Promise.resolve(undefined) : listTotal(deps, query, scopeCounts),
   ]);
   if (page.nextCursor) c.header('X-Next-Cursor', page.nextCursor);
   if (total !== undefined) c.header('X-Total-Count', String(total));
   return { ...page, total };
 }
 
-async function listTotal(deps: ReadApiDeps, query: ListQuery): Promise<number> {
+/** `scopeCounts`: the counters of the list's scope, when the caller reads them anyway. */
+async function listTotal(deps: ReadApiDeps, query: ListQuery, scopeCounts?: Promise<BugCounts>): Promise<number> {
   if (isFiltered(query)) return countListed(deps.db, query);
-  const { status } = await countBugs(deps.db, query.scope);
+  const { status } = await (scopeCounts ?? countBugs(deps.db, query.scope));
   return query.status ? status[query.status] : status.Open + status['In Progress'] + status.Closed;
 }
 
@@ -146,7 +154,13 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     rowsOnlyUnlessReportedBy?: string,
   ) => {
     const options: ListOptions = { ...listOptions(c), descriptionsOf: rowsOnlyUnlessReportedBy };
-    const [page, counts] = await Promise.all([list(c, deps, listScope, options), countBugs(deps.db, summaryScope)]);
+    // The summary's counters also give the page's total when both cover the same bugs: one read, not two.
+    const summary = countBugs(deps.db, summaryScope);
+    const sameScope = scopeKey(listScope) === scopeKey(summaryScope);
+    const [page, counts] = await Promise.all([
+      list(c, deps, listScope, options, sameScope ? summary : undefined),
+      summary,
+    ]);
     const mine = (bug: BugDto) =>
       rowsOnlyUnlessReportedBy === undefined || bug.createdBy._id === rowsOnlyUnlessReportedBy;
     return c.json({
