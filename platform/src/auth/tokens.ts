@@ -11,6 +11,9 @@ const LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 const REVOCATION_CHANNEL = 'bugtrail_auth';
 
 export type TokenClaims = { sub: string; role: Role; iat_ms: number; jti: string };
+type VerifiedClaims = Readonly<{ sub: string; role: Role; iatMs: number; expMs: number }>;
+/** Tokens whose signature was checked, kept so their next requests skip the HMAC. */
+const VERIFIED_KEPT = 10_000;
 
 /**
  * Issues and verifies HS256 tokens (algorithm pinned; iss, aud and exp checked).
@@ -19,6 +22,7 @@ export type TokenClaims = { sub: string; role: Role; iat_ms: number; jti: string
  */
 export class TokenService {
   private readonly revokedBefore = new Map<string, number>();
+  private readonly verified = new Map<string, VerifiedClaims>();
   private readonly revocationListeners = new Set<(userId: string) => void>();
   private listener: pg.PoolClient | null = null;
   private refreshTimer: NodeJS.Timeout | null = null;
@@ -58,24 +62,40 @@ export class TokenService {
 
   /** The actor of a valid token; UnauthorizedError for anything else. */
   async verify(token: string): Promise<Actor> {
-    let claims: Partial<TokenClaims>;
+    const claims = this.verified.get(token) ?? (await this.verifySignature(token));
+    // Expiry and revocation are asked every time; only the signature check is remembered.
+    if (Date.now() >= claims.expMs) {
+      this.verified.delete(token);
+      throw new UnauthorizedError('Token expired');
+    }
+    if (claims.iatMs <= (this.revokedBefore.get(claims.sub) ?? 0)) throw new UnauthorizedError('Token revoked');
+    return { id: claims.sub, role: claims.role };
+  }
+
+  /**
+   * The claims of a token whose signature, algorithm, issuer, audience and expiry jose
+   * checked; kept for its next requests (a bounded, oldest-out map keyed by the whole token:
+   * nothing enters it without a valid signature).
+   */
+  private async verifySignature(token: string): Promise<VerifiedClaims> {
+    let payload: Partial<TokenClaims> & { exp?: number };
     try {
-      const { payload } = await jwtVerify(token, this.key, {
-        algorithms: ['HS256'],
-        issuer: ISSUER,
-        audience: AUDIENCE,
-      });
-      claims = payload as Partial<TokenClaims>;
+      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE }));
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw new UnauthorizedError('Token expired');
       throw new UnauthorizedError('Not authorized, token failed');
     }
-    const { sub, role, iat_ms: iatMs } = claims;
-    if (!sub || !(roles as readonly unknown[]).includes(role) || typeof iatMs !== 'number') {
+    const { sub, role, iat_ms: iatMs, exp } = payload;
+    if (!sub || !(roles as readonly unknown[]).includes(role) || typeof iatMs !== 'number' || typeof exp !== 'number') {
       throw new UnauthorizedError('Not authorized, token failed');
     }
-    if (iatMs <= (this.revokedBefore.get(sub) ?? 0)) throw new UnauthorizedError('Token revoked');
-    return { id: sub, role: role as Role };
+    const claims: VerifiedClaims = { sub, role: role as Role, iatMs, expMs: exp * 1000 };
+    if (this.verified.size >= VERIFIED_KEPT) {
+      const oldest = this.verified.keys().next().value;
+      if (oldest !== undefined) this.verified.delete(oldest);
+    }
+    this.verified.set(token, claims);
+    return claims;
   }
 
   /** Every token of the user issued up to now stops working, on every replica. */
