@@ -22,6 +22,12 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     options: '-c idle_in_transaction_session_timeout=60000',
   });
   pool.on('error', (error) => options.logger?.warn('idle database client failed', { error: error.message }));
+  // A client checked out between two queries (a transaction's JavaScript, a LISTEN) has no
+  // listener of the pool's: its connection dying would be an unhandled 'error' event. Its
+  // next query fails instead, and its holder releases it as broken.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => options.logger?.debug('database client lost', { error: error.message }));
+  });
   return pool;
 }
 
