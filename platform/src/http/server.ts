@@ -9,6 +9,7 @@ export function listen(
   port: number,
   host = '0.0.0.0',
 ): Promise<RunningServer> {
+  let closing = false;
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
       const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
@@ -18,6 +19,7 @@ export function listen(
         close: () =>
           new Promise<void>((done) => {
             const s = server as Server;
+            closing = true;
             s.close(() => done());
             s.closeIdleConnections?.();
             // Long-lived streams (SSE) are ended by their owners; don't wait forever.
@@ -29,6 +31,11 @@ export function listen(
       });
     }) as Server;
     server.keepAliveTimeout = 65_000;
+    // Once closing, a request that still arrives on an open connection is answered, and
+    // that connection then ends: the client's next request goes to another replica.
+    server.on('request', (_request, response) => {
+      if (closing && !response.headersSent) response.setHeader('Connection', 'close');
+    });
     server.on('error', reject);
   });
 }
