@@ -34,11 +34,12 @@ async function start(args: string[]) {
     parts: only ? [only as Part] : ALL_PARTS,
     webDir: path.join(repoRoot, 'web', 'dist'),
   });
-  const server = only === 'projector' ? null : await serveSystem(system, config.port, config.host);
+  // A projector alone serves only the operator's routes (/health, /ready, /metrics).
+  const server = await serveSystem(system, config.port, config.host);
   const lines = [
     '',
     `  Bugtrail is running${only ? ` (${only} only)` : ''}`,
-    server ? `  URL:               ${server.url}` : '  (no HTTP server: projector only)',
+    `  URL:               ${server.url}${only === 'projector' ? ' (/health, /ready and /metrics only)' : ''}`,
     `  Database:          ${database.embedded ? `embedded PostgreSQL (data in ${config.dataDir})` : 'DATABASE_URL'}`,
     `  Admin invite code: ${system.inviteCodes.bootstrapCode}`,
     '',
@@ -74,7 +75,7 @@ async function start(args: string[]) {
       }
     };
     system.readApi?.close(); // end live streams: clients resume on another instance
-    await step('http', () => server?.close()); // stop accepting, drain open requests
+    await step('http', () => server.close()); // stop accepting, drain open requests
     await step('system', () => system.close()); // projector stops at a batch boundary
     // The embedded database (which may have had the same Ctrl-C) shuts down cleanly.
     await step('database', () => database.stop());

@@ -6,18 +6,22 @@ import {
   type EventStore,
   migrateEventStore,
   PostgresEventStore,
+  timeAppends,
 } from '@bugtrail/eventstore';
 import {
   ChangeFeed,
   type Config,
   createDb,
+  createOpsRoutes,
   createPool,
   FolderBlobStore,
   type Logger,
   listen,
   Mailer,
+  Metrics,
   migrate,
   platformMigrations,
+  type Readiness,
   type RunningServer,
   TokenService,
 } from '@bugtrail/platform';
@@ -31,6 +35,7 @@ import {
   mailReactorMigrations,
   type Projection,
   Projector,
+  type ProjectorStatus,
   projectorMigrations,
   type ReadModelDb,
 } from '@bugtrail/projector';
@@ -61,6 +66,8 @@ export type System = Readonly<{
   changeFeed: ChangeFeed;
   tokens: TokenService;
   inviteCodes: InviteCodes;
+  /** This process's Prometheus metrics, served at /metrics by whichever parts run here. */
+  metrics: Metrics;
   /**
    * GET/HEAD to read-api (but single sign-on's), everything else to write-api (but the
    * read-only POSTs of `readApiPostPaths`): what the reverse proxy does in compose.
@@ -98,9 +105,13 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   const parts = new Set(options.parts ?? ALL_PARTS);
   const pool = createPool(options.databaseUrl, { max: options.poolSize ?? 40, logger });
   await migrateAll(pool);
-  const store: EventStore = config.eventstoreConnectionString
-    ? new EsdbEventStore(config.eventstoreConnectionString)
-    : new PostgresEventStore(pool);
+  const metrics = new Metrics();
+  const store: EventStore = timeAppends(
+    config.eventstoreConnectionString
+      ? new EsdbEventStore(config.eventstoreConnectionString)
+      : new PostgresEventStore(pool),
+    (seconds) => metrics.appendSeconds.observe(seconds),
+  );
   const commands = new CommandHandler(store);
   const db = createDb<ReadModelDb>(pool);
   const changeFeed = new ChangeFeed(pool, logger);
@@ -119,6 +130,20 @@ export async function createSystem(options: SystemOptions): Promise<System> {
     ...(projections === allProjections ? { views: installAnalyticsViews } : {}),
   });
   await projector.prepare();
+  const status = memoized(() => projector.status(), 1000);
+  metrics.gauge(
+    'bugtrail_projector_lag_events',
+    'Events recorded but not yet in every read model (capped at 10,000)',
+    async () => (await status()).eventsBehind,
+  );
+  metrics.gauge(
+    'bugtrail_projector_lag_seconds',
+    'Age of the oldest event not yet in every read model',
+    async () => (await status()).secondsBehind,
+  );
+  metrics.gauge('bugtrail_projector_leader', '1 while this process leads the projector, else 0', () =>
+    projector.role === 'leader' ? 1 : 0,
+  );
   if (parts.has('projector')) projector.start();
   // The chat assistant answers beside the projector (it appends, so it runs where the projector does).
   const aiReactor = new ChatAiReactor(commands, pool, { logger, ai: config.ai, changeFeed });
@@ -149,6 +174,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
         accounts,
         config,
         logger,
+        metrics,
         blobs: new FolderBlobStore(uploadsDir),
       })
     : null;
@@ -161,12 +187,16 @@ export async function createSystem(options: SystemOptions): Promise<System> {
         changeFeed,
         config,
         logger,
+        metrics,
         uploadsDir,
         // Documented beside read-api's own even when write-api runs elsewhere (same origin behind the proxy).
         operations: writeApiOperations,
         ...(options.webDir ? { webDir: options.webDir } : {}),
       })
     : null;
+  if (readApi) metrics.gauge('bugtrail_sse_clients', 'Open live (SSE) streams', () => readApi.liveClients());
+  // A process without either API (--only projector) still answers the operator's routes.
+  const ops = createOpsRoutes({ metrics, readiness: () => projectorReadiness(pool, store, status) });
   const notServed = () => Response.json({ message: 'Not found' }, { status: 404 });
   const fetch = (request: Request, env?: unknown) => {
     const { pathname } = new URL(request.url);
@@ -174,7 +204,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
       ((request.method === 'GET' || request.method === 'HEAD') && !isWriteApiRead(pathname)) ||
       isReadApiPost(request.method, pathname);
     const app = isRead ? (readApi ?? writeApi) : (writeApi ?? readApi);
-    return app ? app.fetch(request, env) : notServed();
+    return app ? app.fetch(request, env) : isRead ? ops.fetch(request, env) : notServed();
   };
 
   let closed = false;
@@ -187,6 +217,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
     changeFeed,
     tokens,
     inviteCodes,
+    metrics,
     fetch,
     writeApi,
     readApi,
@@ -204,6 +235,50 @@ export async function createSystem(options: SystemOptions): Promise<System> {
       // pool.end() waits for every client to come back; never let one stuck client hang a shutdown.
       await Promise.race([db.destroy().catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())]);
     },
+  };
+}
+
+/** A standby is ready to take over; a leader must also be within the lag bound read-api uses. */
+async function projectorReadiness(
+  pool: pg.Pool,
+  store: EventStore,
+  status: () => Promise<ProjectorStatus>,
+): Promise<Readiness> {
+  const [database, eventStore] = (await Promise.allSettled([pool.query('select 1'), store.headPosition()])).map(
+    (check) => (check.status === 'fulfilled' ? 'ok' : 'unreachable'),
+  );
+  if (database !== 'ok' || eventStore !== 'ok')
+    return { ready: false, body: { status: 'unavailable', database, eventStore } };
+  const { role, position, eventsBehind, eventsBehindCapped, secondsBehind } = await status();
+  const ready = role !== 'stopped' && (role === 'standby' || (eventsBehind <= 1000 && secondsBehind <= 30));
+  return {
+    ready,
+    body: {
+      status: ready ? 'ready' : role === 'stopped' ? 'unavailable' : 'lagging',
+      database,
+      eventStore,
+      projector: {
+        role,
+        position,
+        eventsBehind: eventsBehindCapped ? `${eventsBehind}+` : eventsBehind,
+        secondsBehind: Math.round(secondsBehind * 10) / 10,
+      },
+    },
+  };
+}
+
+/** The same answer for `ms` after it came (a scrape reads several gauges from one status). */
+function memoized<T>(read: () => Promise<T>, ms: number): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | null = null;
+  return () => {
+    if (!last || performance.now() - last.at > ms) {
+      const value = read();
+      last = { at: performance.now(), value };
+      value.catch(() => {
+        last = null;
+      });
+    }
+    return last.value;
   };
 }
 

@@ -4,6 +4,7 @@ import {
   absoluteProfileImages,
   createErrorHandler,
   HttpError,
+  httpMetrics,
   httpSecurity,
   optionalActor,
   rejectInvalidCharacters,
@@ -43,12 +44,13 @@ export function isReadApiPost(method: string, pathname: string): boolean {
 
 /** read-api: every GET, from the read models; also the web app and uploads. */
 /** The read-api app; `close()` ends its live streams so a shutdown need not wait for them. */
-export type ReadApi = Hono & { close(): void };
+export type ReadApi = Hono & { close(): void; liveClients(): number };
 
 export function createReadApi(deps: ReadApiDeps): ReadApi {
   const app = new Hono();
   app.onError(createErrorHandler(deps.logger));
   app.use('*', requestContext(deps.logger));
+  app.use('*', httpMetrics(deps.metrics));
   // CORS (preflights answered here, for read paths too) and the security headers on every answer.
   app.use('*', httpSecurity(deps.config));
   app.use('*', rejectInvalidCharacters());
@@ -106,7 +108,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   });
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
-  return Object.assign(app, { close: live.close });
+  return Object.assign(app, { close: live.close, liveClients: () => live.hub.subscriberCount });
 }
 
 export const defaultWebDir = (root: string) => path.join(root, 'web', 'dist');

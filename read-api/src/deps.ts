@@ -1,5 +1,5 @@
 import type { EventStore } from '@bugtrail/eventstore';
-import type { ChangeFeed, Config, Logger, RouteSpec, TokenService } from '@bugtrail/platform';
+import type { ChangeFeed, Config, Logger, Metrics, RouteSpec, TokenService } from '@bugtrail/platform';
 import type { ReadModelDb } from '@bugtrail/projector';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
@@ -12,6 +12,8 @@ export type ReadApiDeps = Readonly<{
   changeFeed: ChangeFeed;
   config: Config;
   logger: Logger;
+  /** This process's Prometheus metrics (/metrics). */
+  metrics: Metrics;
   /** The built web app (index.html and assets); omitted when not served here. */
   webDir?: string;
   /** Where uploaded files live (DATA_DIR/uploads). */

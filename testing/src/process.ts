@@ -34,6 +34,8 @@ export type ProductProcess = {
   stop(): Promise<void>;
   /** SIGKILL at once, as a crash: nothing is cleaned up but the pool and the folder (the database stays). */
   kill(): Promise<void>;
+  /** SIGTERM, then waits for the exit and tells how it went (the database and folder stay until `stop`). */
+  terminate(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
 export async function startProductProcess(options: {
@@ -44,6 +46,8 @@ export async function startProductProcess(options: {
   /** An existing database to run on (a restart after a crash); the caller drops it. */
   databaseUrl?: string;
   startTimeoutMs?: number;
+  /** More arguments for `bugtrail start` (`--only write-api`). */
+  args?: readonly string[];
 }): Promise<ProductProcess> {
   if (!existsSync(launcher)) throw new Error(`${launcher} is missing: run "npm run build" first`);
   const database = options.databaseUrl
@@ -52,7 +56,7 @@ export async function startProductProcess(options: {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-e2e-data-'));
   const env: Record<string, string> = {};
   for (const name of INHERITED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name]!;
-  const child = spawn(process.execPath, [launcher, 'start'], {
+  const child = spawn(process.execPath, [launcher, 'start', ...(options.args ?? [])], {
     cwd: repoRoot,
     env: {
       ...env,
@@ -66,7 +70,10 @@ export async function startProductProcess(options: {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exitStatus = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const exited = exitStatus.then(() => {});
   // If the test process dies first, take the product with it rather than leave it running.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -126,6 +133,10 @@ export async function startProductProcess(options: {
     async stop() {
       await db.end();
       await cleanUp();
+    },
+    async terminate() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exitStatus;
     },
     async kill() {
       child.kill('SIGKILL');

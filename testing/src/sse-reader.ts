@@ -13,7 +13,10 @@ export type LiveMessage = Readonly<{
  * Written out here because eventsource-parser's "source" export condition clashes
  * with the workspace's own under the root tsconfig.
  */
-export function createSseParser(onEvent: (message: { id?: string; event?: string; data: string }) => void) {
+export function createSseParser(
+  onEvent: (message: { id?: string; event?: string; data: string }) => void,
+  onRetry: (ms: number) => void = () => {},
+) {
   let pending = '';
   let data: string[] = [];
   let event: string | undefined;
@@ -39,6 +42,7 @@ export function createSseParser(onEvent: (message: { id?: string; event?: string
       if (field === 'data') data.push(value);
       else if (field === 'event') event = value;
       else if (field === 'id') id = value;
+      else if (field === 'retry' && /^\d+$/.test(value)) onRetry(Number(value));
     }
   };
 }
@@ -47,6 +51,8 @@ export function createSseParser(onEvent: (message: { id?: string; event?: string
 export class SseReader {
   readonly messages: LiveMessage[] = [];
   lastEventId: string | null;
+  /** The reconnection time the server last asked for (`retry:`), if it did. */
+  retryMs: number | null = null;
   isEnded = false;
   private readonly controller = new AbortController();
   private wake: (() => void) | null = null;
@@ -70,12 +76,17 @@ export class SseReader {
   }
 
   private async pump(body: ReadableStream<Uint8Array>): Promise<void> {
-    const feed = createSseParser((message) => {
-      const data = JSON.parse(message.data) as { topics: string[]; position: string };
-      if (message.id) this.lastEventId = message.id;
-      this.messages.push({ event: message.event ?? 'message', id: message.id, ...data, data });
-      this.wake?.();
-    });
+    const feed = createSseParser(
+      (message) => {
+        const data = JSON.parse(message.data) as { topics: string[]; position: string };
+        if (message.id) this.lastEventId = message.id;
+        this.messages.push({ event: message.event ?? 'message', id: message.id, ...data, data });
+        this.wake?.();
+      },
+      (ms) => {
+        this.retryMs = ms;
+      },
+    );
     const decoder = new TextDecoder();
     const stream = body.getReader();
     try {

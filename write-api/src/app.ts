@@ -1,9 +1,12 @@
 import {
   absoluteProfileImages,
   createErrorHandler,
+  createOpsRoutes,
+  httpMetrics,
   httpSecurity,
   MailOutbox,
   notFoundJson,
+  type Readiness,
   rejectInvalidCharacters,
   requestContext,
 } from '@bugtrail/platform';
@@ -37,6 +40,7 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.onError(createErrorHandler(deps.logger));
   // One correlation id per request, on every event and log line it causes.
   app.use('*', requestContext(deps.logger));
+  app.use('*', httpMetrics(deps.metrics));
   // CORS (preflights answered here, for read paths too) and the security headers on every answer.
   app.use('*', httpSecurity(deps.config));
   app.use('*', rejectInvalidCharacters());
@@ -48,6 +52,8 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   // so a replay's profile image links are this request's.
   app.use('*', idempotency(deps));
   app.notFound(notFoundJson);
+  // Where write-api runs alone (--only write-api), the operator's routes are its own.
+  app.route('/', createOpsRoutes({ metrics: deps.metrics, readiness: () => writeReadiness(deps) }));
   app.route('/api/auth', createAuthRoutes(deps));
   app.route('/api/auth', createUploadRoutes(deps));
   app.route('/api/auth/mfa', createMfaRoutes(deps));
@@ -65,4 +71,12 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   // The spec's chat-server paths and /api/chats: the same handlers.
   for (const base of ['/api/chats', '/chats']) app.route(base, createChatRoutes(deps));
   return app;
+}
+
+/** Ready when both stores a command needs answer: PostgreSQL (credentials, idempotency) and the event store. */
+async function writeReadiness(deps: WriteApiDeps): Promise<Readiness> {
+  const checks = await Promise.allSettled([deps.pool.query('select 1'), deps.commands.store.headPosition()]);
+  const [database, eventStore] = checks.map((check) => (check.status === 'fulfilled' ? 'ok' : 'unreachable'));
+  const ready = checks.every((check) => check.status === 'fulfilled');
+  return { ready, body: { status: ready ? 'ready' : 'unavailable', database, eventStore } };
 }

@@ -1,6 +1,6 @@
 import type { Actor } from '@bugtrail/domain';
 import type { CommandContext, CommandHandler } from '@bugtrail/eventstore';
-import type { BlobStore, ChangeFeed, Config, Logger, TokenService } from '@bugtrail/platform';
+import type { BlobStore, ChangeFeed, Config, Logger, Metrics, TokenService } from '@bugtrail/platform';
 import type { Context } from 'hono';
 import type pg from 'pg';
 import type { Accounts } from './auth/accounts.js';
@@ -17,6 +17,8 @@ export type WriteApiDeps = Readonly<{
   accounts: Accounts;
   config: Config;
   logger: Logger;
+  /** This process's Prometheus metrics (/metrics). */
+  metrics: Metrics;
   /** Uploaded files (profile images, chat attachments): a folder under DATA_DIR by default. */
   blobs: BlobStore;
   now?: () => Date;

@@ -345,6 +345,11 @@ export class Projector {
   }
 
   /** Where the projector is and how far behind the store it runs. */
+  /** Whether this process leads (applies batches), stands by, or has not started. */
+  get role(): ProjectorStatus['role'] {
+    return this.leader.role;
+  }
+
   async status(): Promise<ProjectorStatus> {
     const position = await this.slowestCheckpoint();
     const cap = 10_000;

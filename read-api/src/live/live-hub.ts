@@ -72,6 +72,9 @@ export function formatRow(position: string, names: readonly { kind: string; name
   return out;
 }
 
+/** Sent to every stream when the server shuts down: reconnect after a second. */
+const SHUTDOWN_FRAME = new TextEncoder().encode(': the server is shutting down; reconnect\nretry: 1000\n\n');
+
 export function formatControl(event: 'ready' | 'reset', position: string): string {
   return `event: ${event}\ndata: ${JSON.stringify({ topics: [], position })}\nid: ${position}\n\n`;
 }
@@ -427,6 +430,10 @@ export class LiveHub {
     this.unlistenDrafts();
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    for (const subscriber of [...this.subscribers]) subscriber.close('graceful');
+    for (const subscriber of [...this.subscribers]) {
+      // The reconnect hint: come back soon (EventSource obeys `retry:`), to another replica.
+      subscriber.enqueue(SHUTDOWN_FRAME);
+      subscriber.close('graceful');
+    }
   }
 }

@@ -1,7 +1,7 @@
 import type { RouteSpec } from '@bugtrail/platform';
 import { z } from 'zod';
 
-/** /health and /ready (system.routes.ts), mounted at the root. */
+/** /health, /ready and /metrics (system.routes.ts), mounted at the root; every server answers them. */
 
 const readiness = z
   .object({
@@ -36,6 +36,21 @@ export const systemOperations: RouteSpec[] = [
     responses: {
       200: { description: 'Ready', schema: readiness },
       503: { description: 'Lagging or unavailable', schema: readiness },
+    },
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    operationId: 'getPrometheusMetrics',
+    summary: 'Prometheus metrics of this process: requests per route, latency, projector lag, live clients',
+    tags: ['system'],
+    auth: false,
+    responses: {
+      200: {
+        description: 'Prometheus text exposition format',
+        contentType: 'text/plain; version=0.0.4',
+        schema: z.string(),
+      },
     },
   },
 ];
