@@ -1,5 +1,5 @@
 # One image for every part; the compose file picks the part with `--only`.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json turbo.json tsconfig.base.json tsconfig.json ./
 COPY domain/package.json domain/
@@ -15,7 +15,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npx turbo run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production PORT=8000
 COPY --from=build /app /app
