@@ -22,6 +22,8 @@ import {
   migrate,
   platformMigrations,
   type Readiness,
+  ReplicaFeed,
+  ReplicaPool,
   type RunningServer,
   TokenService,
 } from '@bugtrail/platform';
@@ -178,13 +180,18 @@ export async function createSystem(options: SystemOptions): Promise<System> {
         blobs: new FolderBlobStore(uploadsDir),
       })
     : null;
+  // read-api reads from a hot standby when there is one (ADR 022), the primary otherwise.
+  const replica =
+    parts.has('read-api') && config.readDatabaseUrl
+      ? await startReplica(config.readDatabaseUrl, pool, changeFeed, logger, options.poolSize ?? 40)
+      : null;
   const readApi = parts.has('read-api')
     ? createReadApi({
-        db,
-        pool,
+        db: replica?.db ?? db,
+        pool: replica?.pool ?? pool,
         store,
         tokens,
-        changeFeed,
+        changeFeed: replica?.feed ?? changeFeed,
         config,
         logger,
         metrics,
@@ -229,6 +236,8 @@ export async function createSystem(options: SystemOptions): Promise<System> {
       await mailReactor?.stop();
       mailer?.close();
       await projector.stop();
+      replica?.feed.close();
+      await replica?.db.destroy().catch(() => {});
       await changeFeed.close();
       await tokens.close();
       await store.close();
@@ -236,6 +245,14 @@ export async function createSystem(options: SystemOptions): Promise<System> {
       await Promise.race([db.destroy().catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())]);
     },
   };
+}
+
+/** The standby's pool (falling back to the primary), read models and view of the change feed. */
+async function startReplica(url: string, primary: pg.Pool, changeFeed: ChangeFeed, logger: Logger, max: number) {
+  const pool = new ReplicaPool(url, primary, logger, max);
+  const feed = new ReplicaFeed(changeFeed, primary, pool);
+  await feed.start();
+  return { pool, db: createDb<ReadModelDb>(pool), feed };
 }
 
 /** A standby is ready to take over; a leader must also be within the lag bound read-api uses. */

@@ -82,6 +82,11 @@ export class ChangeFeed {
     });
   }
 
+  /** Read models on the primary hold every committed change: nothing to wait for (see ReplicaFeed). */
+  sync(_timeoutMs: number): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
   onChange(listener: (notice: ChangeNotice) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -5,6 +5,8 @@ export type Config = Readonly<{
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** A hot standby of DATABASE_URL's server that read-api reads the read models from (ADR 022). */
+  readDatabaseUrl: string | undefined;
   dataDir: string;
   jwtSecret: string | undefined;
   adminInviteCode: string | undefined;
@@ -67,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env.PORT, 8000),
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
+    readDatabaseUrl: env.READ_DATABASE_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     jwtSecret: env.JWT_SECRET || undefined,
     adminInviteCode: env.ADMIN_INVITE_CODE || undefined,

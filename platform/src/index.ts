@@ -21,5 +21,6 @@ export * from './metrics.js';
 export * from './migrations.js';
 export * from './openapi/answers.js';
 export * from './openapi/document.js';
+export * from './replica.js';
 export * from './secrets.js';
 export * from './uploads-signing.js';

@@ -65,6 +65,11 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
       if (!isPosition(min)) throw new HttpError(400, 'X-Min-Position must be a position token');
       const caughtUp = await deps.changeFeed.waitFor(min, deps.config.readYourWritesTimeoutMs);
       if (!caughtUp) c.header('X-Read-Model-Lag', '1');
+    } else if (isApiPath(c.req.path)) {
+      // On a standby (READ_DATABASE_URL), clients that carry no position still read their
+      // writes: the answer waits until the standby has replayed what the primary had.
+      const caughtUp = await deps.changeFeed.sync(deps.config.readYourWritesTimeoutMs);
+      if (!caughtUp) c.header('X-Read-Model-Lag', '1');
     }
     await next();
   });

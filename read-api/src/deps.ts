@@ -1,5 +1,5 @@
 import type { EventStore } from '@bugtrail/eventstore';
-import type { ChangeFeed, Config, Logger, Metrics, RouteSpec, TokenService } from '@bugtrail/platform';
+import type { Config, Logger, Metrics, ReadModelFeed, RouteSpec, TokenService } from '@bugtrail/platform';
 import type { ReadModelDb } from '@bugtrail/projector';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
@@ -9,7 +9,8 @@ export type ReadApiDeps = Readonly<{
   pool: pg.Pool;
   store: EventStore;
   tokens: TokenService;
-  changeFeed: ChangeFeed;
+  /** The read models' progress as this process reads them (on a standby: as replayed there). */
+  changeFeed: ReadModelFeed;
   config: Config;
   logger: Logger;
   /** This process's Prometheus metrics (/metrics). */

@@ -1,6 +1,6 @@
 import type { Actor } from '@bugtrail/domain';
 import { isPosition } from '@bugtrail/eventstore';
-import { AI_DRAFTS_CHANNEL, type ChangeFeed, type Logger, ZERO_POSITION } from '@bugtrail/platform';
+import { AI_DRAFTS_CHANNEL, type Logger, type ReadModelFeed, ZERO_POSITION } from '@bugtrail/platform';
 import type pg from 'pg';
 import { type TopicFilterRegistry, topicFilters } from './topic-filters.js';
 import { parseTopic, type Topic } from './topics.js';
@@ -155,7 +155,7 @@ export class LiveHub {
 
   constructor(
     private readonly pool: pg.Pool,
-    changeFeed: ChangeFeed,
+    changeFeed: ReadModelFeed,
     private readonly logger: Logger,
     options: LiveHubOptions = {},
   ) {
