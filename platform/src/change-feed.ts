@@ -34,6 +34,52 @@ export async function readModelPosition(pool: pg.Pool): Promise<string> {
 
 type Waiter = { target: string; resolve: (caughtUp: boolean) => void; timer: NodeJS.Timeout };
 
+/** Callers waiting for a position, each with its own timeout (the primary's feed and the standby's). */
+export class PositionWaiters {
+  private readonly waiters = new Set<Waiter>();
+
+  constructor(private readonly current: () => string) {}
+
+  get size(): number {
+    return this.waiters.size;
+  }
+
+  /** Resolves true once `reached` has passed `target`, false after the timeout. */
+  add(target: string, timeoutMs: number): Promise<boolean> {
+    if (target <= this.current()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        target,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          resolve(target <= this.current());
+        }, timeoutMs),
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  reached(position: string): void {
+    for (const waiter of this.waiters) {
+      if (waiter.target <= position) {
+        clearTimeout(waiter.timer);
+        this.waiters.delete(waiter);
+        waiter.resolve(true);
+      }
+    }
+  }
+
+  /** Answers everyone now, as things stand. */
+  releaseAll(): void {
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(waiter.target <= this.current());
+    }
+    this.waiters.clear();
+  }
+}
+
 /**
  * Follows the projector from another process (or the same one): knows the read
  * models' position, wakes read-your-writes waiters, and hands topics to live
@@ -42,7 +88,7 @@ type Waiter = { target: string; resolve: (caughtUp: boolean) => void; timer: Nod
  */
 export class ChangeFeed {
   private current = ZERO_POSITION;
-  private readonly waiters = new Set<Waiter>();
+  private readonly waiters = new PositionWaiters(() => this.current);
   private readonly listeners = new Set<(notice: ChangeNotice) => void>();
   /** Other channels heard on the same connection (signals, not changes: nothing replays them). */
   private readonly signals = new Map<string, Set<(payload: string) => void>>();
@@ -67,19 +113,9 @@ export class ChangeFeed {
 
   /** Resolves true once the read models have passed `target`, false after the timeout. */
   waitFor(target: string, timeoutMs: number): Promise<boolean> {
-    if (target <= this.current) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        target,
-        resolve,
-        timer: setTimeout(() => {
-          this.waiters.delete(waiter);
-          resolve(target <= this.current);
-        }, timeoutMs),
-      };
-      this.waiters.add(waiter);
-      this.ensurePolling();
-    });
+    const waiting = this.waiters.add(target, timeoutMs);
+    if (this.waiters.size > 0) this.ensurePolling();
+    return waiting;
   }
 
   /** Read models on the primary hold every committed change: nothing to wait for (see ReplicaFeed). */
@@ -117,13 +153,7 @@ export class ChangeFeed {
   private advance(position: string): void {
     if (position <= this.current) return;
     this.current = position;
-    for (const waiter of this.waiters) {
-      if (waiter.target <= position) {
-        clearTimeout(waiter.timer);
-        this.waiters.delete(waiter);
-        waiter.resolve(true);
-      }
-    }
+    this.waiters.reached(position);
   }
 
   private ensurePolling(): void {
@@ -189,11 +219,7 @@ export class ChangeFeed {
     this.closed = true;
     if (this.pollTimer) clearTimeout(this.pollTimer);
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.resolve(waiter.target <= this.current);
-    }
-    this.waiters.clear();
+    this.waiters.releaseAll();
     const client = this.client;
     this.client = null;
     if (client) {

@@ -1,5 +1,11 @@
 import pg from 'pg';
-import { type ChangeFeed, type ChangeNotice, readModelPosition, ZERO_POSITION } from './change-feed.js';
+import {
+  type ChangeFeed,
+  type ChangeNotice,
+  PositionWaiters,
+  readModelPosition,
+  ZERO_POSITION,
+} from './change-feed.js';
 import { isDatabaseUnavailable } from './db.js';
 import type { Logger } from './logger.js';
 
@@ -80,12 +86,10 @@ export type ReadModelFeed = Pick<ChangeFeed, 'position' | 'waitFor' | 'onChange'
   sync(timeoutMs: number): Promise<boolean>;
 };
 
-type Waiter = { target: string; resolve: (caughtUp: boolean) => void; timer: NodeJS.Timeout };
-
 export class ReplicaFeed implements ReadModelFeed {
   private current = ZERO_POSITION;
   private readonly held: ChangeNotice[] = [];
-  private readonly waiters = new Set<Waiter>();
+  private readonly waiters = new PositionWaiters(() => this.current);
   private readonly listeners = new Set<(notice: ChangeNotice) => void>();
   private isPolling = false;
   private closed = false;
@@ -112,19 +116,9 @@ export class ReplicaFeed implements ReadModelFeed {
   }
 
   waitFor(target: string, timeoutMs: number): Promise<boolean> {
-    if (target <= this.current) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        target,
-        resolve,
-        timer: setTimeout(() => {
-          this.waiters.delete(waiter);
-          resolve(target <= this.current);
-        }, timeoutMs),
-      };
-      this.waiters.add(waiter);
-      this.poll();
-    });
+    const waiting = this.waiters.add(target, timeoutMs);
+    if (this.waiters.size > 0) this.poll();
+    return waiting;
   }
 
   onChange(listener: (notice: ChangeNotice) => void): () => void {
@@ -144,11 +138,7 @@ export class ReplicaFeed implements ReadModelFeed {
   close(): void {
     this.closed = true;
     this.stopListening();
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.resolve(waiter.target <= this.current);
-    }
-    this.waiters.clear();
+    this.waiters.releaseAll();
   }
 
   /**
@@ -197,12 +187,6 @@ export class ReplicaFeed implements ReadModelFeed {
       const notice = this.held.shift()!;
       for (const listener of this.listeners) listener(notice);
     }
-    for (const waiter of this.waiters) {
-      if (waiter.target <= this.current) {
-        clearTimeout(waiter.timer);
-        this.waiters.delete(waiter);
-        waiter.resolve(true);
-      }
-    }
+    this.waiters.reached(this.current);
   }
 }
