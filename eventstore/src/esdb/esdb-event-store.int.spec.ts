@@ -1,39 +1,44 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { describe, it } from 'vitest';
+import { startEsdbProtocolServer } from '@bugtrail/testing/esdb';
 import { describeEventStoreContract } from '../contract/event-store.contract.js';
 import { EsdbEventStore } from './esdb-event-store.js';
 
 const connectionString = process.env.EVENTSTORE_CONNECTION_STRING;
-
-/**
- * Whether a container engine could run EventStoreDB here: a reachable daemon socket,
- * not merely a CLI on the PATH (this machine has a docker CLI and no daemon).
- */
-function hasContainerEngine(): boolean {
-  const sockets = [
-    '/var/run/docker.sock',
-    '/run/podman/podman.sock',
-    path.join(process.env.XDG_RUNTIME_DIR ?? '/nonexistent', 'podman', 'podman.sock'),
-  ];
-  return Boolean(process.env.DOCKER_HOST) || sockets.some((socket) => existsSync(socket));
-}
+const heldTransactions = {
+  notApplicable: 'EventStoreDB commits each append on its own; no client transaction can be held open',
+};
 
 if (connectionString) {
+  // A real EventStoreDB (or KurrentDB): EVENTSTORE_CONNECTION_STRING=esdb://host:2113?tls=false
   describeEventStoreContract('EventStoreDB', {
     async open() {
       const store = new EsdbEventStore(connectionString);
       return { store, close: () => store.close() };
     },
-    heldTransactions: {
-      notApplicable: 'EventStoreDB commits each append on its own; no client transaction can be held open',
-    },
+    heldTransactions,
   });
 } else {
-  const reason = hasContainerEngine()
-    ? 'no EVENTSTORE_CONNECTION_STRING (a container engine exists, but testcontainers is not installed)'
-    : 'no EVENTSTORE_CONNECTION_STRING and no container engine on this machine';
-  describe.skip(`EventStoreDB contract — skipped: ${reason}`, () => {
-    it('runs the event store contract suite against EventStoreDB', () => {});
-  });
+  // No EventStoreDB can run here: the same suite against a gRPC double of its protocol
+  // (testing/src/esdb-protocol-server.ts), once as newer servers answer (BatchAppend) and
+  // once as 20.x servers do (no ServerFeatures: the client appends with Append).
+  for (const batchAppend of [true, false]) {
+    const how = batchAppend ? 'BatchAppend' : 'Append, no ServerFeatures';
+    describeEventStoreContract(`EventStoreDB protocol server on 127.0.0.1, ${how} (a test double, not EventStoreDB)`, {
+      async open() {
+        const server = await startEsdbProtocolServer({ batchAppend });
+        const store = new EsdbEventStore(server.connectionString);
+        return {
+          store,
+          async close() {
+            await store.close();
+            await server.close();
+            // The client took the path this run is about.
+            if (batchAppend ? server.counters.appends > 0 : server.counters.batchAppends > 0) {
+              throw new Error(`expected only ${batchAppend ? 'BatchAppend' : 'Append'} calls`);
+            }
+          },
+        };
+      },
+      heldTransactions,
+    });
+  }
 }

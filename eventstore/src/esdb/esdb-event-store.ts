@@ -2,6 +2,7 @@
  * EventStoreDB adapter. Deliberately thin: all client calls live in this one file,
  * so that moving to the successor client (KurrentDB) touches nothing else.
  */
+import { randomUUID } from 'node:crypto';
 import { assertValidEvent, type EventMetadata } from '@bugtrail/domain';
 import {
   type AllStreamResolvedEvent,
@@ -40,8 +41,9 @@ function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedE
   // Reads of $all always carry a position; stream reads do on servers since 20.6.
   const commit = event.position?.commit ?? resolved.commitPosition ?? 0n;
   const prepare = event.position?.prepare ?? commit;
-  // The chain's hash rides in the stored metadata under its own key; the event's metadata is the rest.
-  const { [HASH_KEY]: hash, ...metadata } = (event.metadata ?? {}) as Record<string, unknown>;
+  // The chain's hash and the append's id ride in the stored metadata under keys of their own;
+  // the event's metadata is the rest.
+  const { [HASH_KEY]: hash, [APPEND_KEY]: _, ...metadata } = (event.metadata ?? {}) as Record<string, unknown>;
   return {
     id: event.id,
     streamId: event.streamId,
@@ -57,8 +59,16 @@ function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedE
 
 /** Where the hash chain (audit/hash-chain.ts) is kept in an EventStoreDB event's metadata. */
 const HASH_KEY = 'bugtrailHash';
+/**
+ * Which append stored an event (a UUID per call): servers since 21.10 answer a repeated
+ * append of stored ids as they answered the first, position and all, so only this tells
+ * "we wrote it" from "it was there already".
+ */
+const APPEND_KEY = 'bugtrailAppend';
 /** `any` and `stream_exists` appends pin the revision they chained from; a race retries this often. */
 const CHAIN_ATTEMPTS = 8;
+/** How many of a stream's newest events an append reads: its predecessor, and earlier tries of it. */
+const RECENT = 100;
 
 function toReadPosition(position: Position) {
   if (position === START) return 'start' as const;
@@ -73,6 +83,9 @@ export class EsdbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
   private readonly subscriptions = new Set<{ close(): Promise<void> }>();
 
+  /** Appends to one stream run one at a time in this process: they would only race each other. */
+  private readonly appending = new Map<string, Promise<unknown>>();
+
   constructor(connectionString: string) {
     this.client = EventStoreDBClient.connectionString(connectionString);
   }
@@ -81,10 +94,29 @@ export class EsdbEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     assertDistinctEventIds(streamId, events);
     for (const event of events) assertValidEvent(event.type, event.data);
+    const previous = this.appending.get(streamId) ?? Promise.resolve();
+    const result = previous.then(() => this.appendInTurn(streamId, events, expected));
+    const settled = result.catch(() => {});
+    this.appending.set(streamId, settled);
+    void settled.then(() => {
+      if (this.appending.get(streamId) === settled) this.appending.delete(streamId);
+    });
+    return result;
+  }
+
+  private async appendInTurn(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     for (let attempt = 1; ; attempt++) {
-      // The chain needs the stream's last hash, and so the revision it follows: one read
-      // back from the end (EventStoreDB cannot compute it inside the append).
-      const [last] = await this.readStream(streamId, { direction: 'backwards', limit: 1 });
+      // The chain needs the stream's last hash, and so the revision it follows (EventStoreDB
+      // cannot compute it inside the append); the newest events also show an earlier try of
+      // this append. The server would write a retry again at the current revision.
+      const recent = await this.readStream(streamId, { direction: 'backwards', limit: RECENT });
+      const stored = await this.storedAlready(streamId, events, recent);
+      if (stored) return stored;
+      const last = recent[0];
       const pinned = typeof expected === 'number' || expected === 'no_stream' || (expected === 'any' && !last);
       let expectedRevision: AppendExpectedRevision;
       if (typeof expected === 'number') expectedRevision = BigInt(expected);
@@ -98,11 +130,31 @@ export class EsdbEventStore implements EventStore {
       try {
         return await this.appendChained(streamId, events, expectedRevision, start, chainedFrom, expected);
       } catch (error) {
-        // Someone appended between the read and the append: a pinned `any` reads again.
-        if (error instanceof WrongExpectedRevisionError && !pinned && attempt < CHAIN_ATTEMPTS) continue;
+        // Another process appended between the read and the append: an unpinned append reads again.
+        if (error instanceof WrongExpectedRevisionError && !pinned && attempt < CHAIN_ATTEMPTS) {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** attempt));
+          continue;
+        }
         throw error;
       }
     }
+  }
+
+  /**
+   * These events as stored by an earlier try, from the stream's newest events (or the whole
+   * stream when they may reach further back); null when none of them is stored.
+   */
+  private async storedAlready(
+    streamId: string,
+    events: readonly NewEvent[],
+    recent: readonly RecordedEvent[],
+  ): Promise<AppendResult | null> {
+    const wanted = new Set(events.map((e) => e.id.toLowerCase()));
+    const found = recent.filter((e) => wanted.has(e.id.toLowerCase()));
+    if (found.length === 0) return null;
+    if (found.length < wanted.size && recent.length === RECENT) return this.findAppended(streamId, events);
+    if (found.length < wanted.size) throw new DuplicateEventIdError(streamId, [...wanted]);
+    return { nextExpectedRevision: found[0]!.revision, position: found[0]!.position, alreadyAppended: true };
   }
 
   private async appendChained(
@@ -125,6 +177,7 @@ export class EsdbEventStore implements EventStore {
       });
       return previous;
     });
+    const appendId = randomUUID();
     try {
       const result = await this.client.appendToStream(
         streamId,
@@ -133,23 +186,25 @@ export class EsdbEventStore implements EventStore {
             id: e.id,
             type: e.type,
             data: e.data as Record<string, unknown>,
-            metadata: { ...(e.metadata as unknown as Record<string, unknown>), [HASH_KEY]: hashes[index] },
+            metadata: {
+              ...(e.metadata as unknown as Record<string, unknown>),
+              [HASH_KEY]: hashes[index],
+              [APPEND_KEY]: appendId,
+            },
           }),
         ),
         { expectedRevision },
       );
-      if (result.position) {
-        return {
-          nextExpectedRevision: Number(result.nextExpectedRevision),
-          position: encodePosition(result.position.commit, result.position.prepare),
-          alreadyAppended: false,
-        };
+      const nextExpectedRevision = Number(result.nextExpectedRevision);
+      // An idempotent answer (these ids were stored by someone else since the read above):
+      // servers before 21.10 send no position; later ones the first append's, as if new.
+      if (result.position && (await this.appendIdAt(streamId, nextExpectedRevision)) === appendId) {
+        const position = encodePosition(result.position.commit, result.position.prepare);
+        return { nextExpectedRevision, position, alreadyAppended: false };
       }
-      // The server answers an idempotent write (same ids, same expected revision)
-      // without a position: look the first append's events up to answer as it did.
       const replay = await this.findAppended(streamId, events);
       if (replay) return replay;
-      throw new Error(`append to ${streamId} answered without a position`);
+      throw new Error(`append to ${streamId} answered success, but its events are not in the stream`);
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
         // A retry after the stream moved on: the server only checks idempotency at
@@ -163,12 +218,21 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
+  /** The append id stored with a stream's event (APPEND_KEY). The read runs to its end (see readPage). */
+  private async appendIdAt(streamId: string, revision: number): Promise<unknown> {
+    let appendId: unknown;
+    for await (const resolved of this.client.readStream(streamId, { fromRevision: BigInt(revision), maxCount: 1 })) {
+      appendId = (resolved.event?.metadata as Record<string, unknown> | undefined)?.[APPEND_KEY];
+    }
+    return appendId;
+  }
+
   /** These exact events, stored already in this stream (searched from its end). */
   private async findAppended(streamId: string, events: readonly NewEvent[]): Promise<AppendResult | null> {
-    const wanted = new Set(events.map((e) => e.id));
+    const wanted = new Set(events.map((e) => e.id.toLowerCase()));
     const found: RecordedEvent[] = [];
     for (const event of await this.readStream(streamId, { direction: 'backwards', limit: 10_000 })) {
-      if (wanted.has(event.id)) found.push(event);
+      if (wanted.has(event.id.toLowerCase())) found.push(event);
       if (found.length === wanted.size) break;
     }
     if (found.length === 0) return null;
@@ -201,12 +265,12 @@ export class EsdbEventStore implements EventStore {
   async readAll(from: Position, limit: number): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     let position = from;
-    // $all holds system events too; a page of them must not read as "nothing new".
-    while (out.length < limit) {
-      let records = 0;
+    // $all holds system events too; a page of them must not read as "nothing new". The first
+    // page asks for little more than the limit; each read is consumed to its end (see readPage).
+    for (let size = Math.min(PAGE, limit + 1); out.length < limit; size = PAGE) {
       // fromPosition is inclusive; the port's `from` is exclusive (hence the filter).
-      for await (const resolved of this.client.readAll({ fromPosition: toReadPosition(position), maxCount: PAGE })) {
-        records += 1;
+      const page = await this.readPage({ fromPosition: toReadPosition(position), maxCount: size });
+      for (const resolved of page) {
         const at = resolved.event?.position;
         if (at) {
           const p = encodePosition(at.commit, at.prepare);
@@ -217,7 +281,7 @@ export class EsdbEventStore implements EventStore {
         if (recorded) out.push(recorded);
         if (out.length >= limit) break;
       }
-      if (records < PAGE) break;
+      if (page.length < size) break;
     }
     return out;
   }
@@ -225,27 +289,31 @@ export class EsdbEventStore implements EventStore {
   async readAllBackwards({ before, limit, streamPrefix }: ReadAllBackwardsOptions): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     let from: ReturnType<typeof toReadPosition> | 'end' = before === undefined ? 'end' : toReadPosition(before);
-    // Backwards reads of $all start at `from` inclusive and hold system events: page past both.
-    while (out.length < limit) {
-      let records = 0;
-      let last: { commit: bigint; prepare: bigint } | undefined;
-      for await (const resolved of this.client.readAll({
-        fromPosition: from,
-        direction: 'backwards',
-        maxCount: PAGE,
-      })) {
-        records += 1;
-        last = resolved.event?.position ?? last;
+    // Backwards reads of $all hold system events (and, should a server include it, `from`): page past both.
+    for (let size = Math.min(PAGE, limit + 1); out.length < limit; size = PAGE) {
+      const page = await this.readPage({ fromPosition: from, direction: 'backwards', maxCount: size });
+      for (const resolved of page) {
         const recorded = toRecorded(resolved);
         if (!recorded || (before !== undefined && recorded.position >= before)) continue;
         if (streamPrefix !== undefined && !recorded.streamId.startsWith(streamPrefix)) continue;
         out.push(recorded);
         if (out.length >= limit) break;
       }
-      if (records < PAGE || !last) break;
+      const last = page.findLast((resolved) => resolved.event?.position)?.event?.position;
+      if (page.length < size || !last) break;
       from = last;
     }
     return out;
+  }
+
+  /**
+   * One read of $all, consumed to its end: a read broken off early never finishes (its gRPC
+   * stream keeps the unread messages), and the client's dispose() waits for every stream.
+   */
+  private async readPage(options: Parameters<EventStoreDBClient['readAll']>[0]): Promise<AllStreamResolvedEvent[]> {
+    const page: AllStreamResolvedEvent[] = [];
+    for await (const resolved of this.client.readAll(options)) page.push(resolved);
+    return page;
   }
 
   async headPosition(): Promise<Position> {
