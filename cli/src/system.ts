@@ -45,6 +45,7 @@ import { createReadApi, isReadApiPost, type ReadApi } from '@bugtrail/read-api';
 import {
   Accounts,
   BugNumbers,
+  ClaimOwner,
   createWriteApi,
   InviteCodes,
   isWriteApiRead,
@@ -166,8 +167,11 @@ export async function createSystem(options: SystemOptions): Promise<System> {
 
   const uploadsDir = path.join(config.dataDir, 'uploads');
   await mkdir(uploadsDir, { recursive: true });
-  const writeApi = parts.has('write-api')
+  const claimOwner = parts.has('write-api') ? new ClaimOwner(pool, logger) : null;
+  await claimOwner?.start();
+  const writeApi = claimOwner
     ? createWriteApi({
+        claimOwner,
         commands,
         pool,
         tokens,
@@ -239,6 +243,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
       replica?.feed.close();
       await replica?.db.destroy().catch(() => {});
       await changeFeed.close();
+      await claimOwner?.close();
       await tokens.close();
       await store.close();
       // pool.end() waits for every client to come back; never let one stuck client hang a shutdown.

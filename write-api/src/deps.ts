@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import type pg from 'pg';
 import type { Accounts } from './auth/accounts.js';
 import type { InviteCodes } from './auth/invite-codes.js';
+import type { ClaimOwner } from './claim-owner.js';
 
 /** Everything write-api needs; main.ts (or the launcher) wires the real ones. */
 export type WriteApiDeps = Readonly<{
@@ -21,6 +22,8 @@ export type WriteApiDeps = Readonly<{
   metrics: Metrics;
   /** Uploaded files (profile images, chat attachments): a folder under DATA_DIR by default. */
   blobs: BlobStore;
+  /** Marks this process's Idempotency-Key claims so another replica can tell a dead one at once. */
+  claimOwner?: ClaimOwner;
   now?: () => Date;
 }>;
 

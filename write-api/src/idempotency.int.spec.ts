@@ -1,6 +1,7 @@
 import { http, registerUser, type TestUser } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM_OWNER_SPACE } from './claim-owner.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
@@ -194,6 +195,54 @@ describe('Idempotency-Key', () => {
     expect(answer.body.message).toMatch(/Idempotency-Key/);
     expect(await eventCount()).toBe(before);
     expect((await report(tester, 'k'.repeat(200))).status).toBe(201);
+  });
+
+  describe('a claim whose request died with its process (another write-api gets the retry)', () => {
+    const orphan = (key: string, owner: number) =>
+      t.system.pool.query(
+        `update write_api.idempotency_keys set status = null, headers = null, body = null, owner = $2
+         where key = $1 returning claim`,
+        [key, owner],
+      );
+
+    it('is taken over at once when its owner is gone, and the retry answers as the first try would have', async () => {
+      const key = newKey();
+      const first = await report(tester, key);
+      expect(first.status).toBe(201);
+      const before = await bugsReportedBy(tester);
+      // The process appended, then died before keeping its answer: nobody holds its owner lock.
+      await orphan(key, 12_345);
+      const retry = await report(tester, key);
+      expect(retry.status).toBe(201);
+      expect(retry.body.bug._id).toBe(first.body.bug._id);
+      expect(await bugsReportedBy(tester)).toBe(before);
+    });
+
+    it('is waited for while its owner lives, and taken over the moment the owner is gone', async () => {
+      const key = newKey();
+      const first = await report(tester, key);
+      const before = await bugsReportedBy(tester);
+      const owner = await t.system.pool.connect();
+      try {
+        await owner.query('select pg_advisory_lock($1, $2)', [CLAIM_OWNER_SPACE, 54_321]);
+        const { rows } = await orphan(key, 54_321);
+        let settled = false;
+        const retry = report(tester, key).finally(() => {
+          settled = true;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(settled).toBe(false);
+        const held = await t.system.pool.query('select claim from write_api.idempotency_keys where key = $1', [key]);
+        expect(held.rows[0].claim).toBe(rows[0].claim);
+        await owner.query('select pg_advisory_unlock($1, $2)', [CLAIM_OWNER_SPACE, 54_321]);
+        const answer = await retry;
+        expect(answer.status).toBe(201);
+        expect(answer.body.bug._id).toBe(first.body.bug._id);
+        expect(await bugsReportedBy(tester)).toBe(before);
+      } finally {
+        owner.release(true);
+      }
+    });
   });
 
   it('forgets a key after 24 hours', async () => {

@@ -9,6 +9,7 @@ import {
 } from '@bugtrail/platform';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
+import { CLAIM_OWNER_SPACE } from './claim-owner.js';
 import type { WriteApiDeps } from './deps.js';
 
 /**
@@ -36,7 +37,10 @@ import type { WriteApiDeps } from './deps.js';
  * - A second identical request while the first is still running waits for it (polling,
  *   up to the read-your-writes timeout plus 5 s) and then replays its answer; if it is still
  *   running then, 409 "still being processed". A claim whose request died with its process
- *   is taken over after 5 minutes (Node's own request timeout).
+ *   is taken over at once: the claim names its process (ClaimOwner), whose advisory lock
+ *   PostgreSQL drops when the process dies; a claim with no owner is taken over after 5
+ *   minutes (Node's own request timeout). The retry then meets the first try's events by
+ *   their ids (derived from the key) and answers as it would have.
  */
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -84,17 +88,23 @@ export function idempotency(deps: WriteApiDeps): MiddlewareHandler {
 
   /** Records the fingerprint atomically; true when this request owns the key now. */
   async function claim(scope: string, key: string, fingerprint: string, id: string): Promise<boolean> {
-    // A record past its retention, or a dead claim of the very same request, may be taken over.
+    // A record past its retention, or a dead claim of the very same request, may be taken over:
+    // dead when its owner's lock is gone, or (no owner) when its lease has run out.
     const { rowCount } = await deps.pool.query(
-      `insert into write_api.idempotency_keys as k (scope, key, fingerprint, claim)
-       values ($1, $2, $3, $4)
+      `insert into write_api.idempotency_keys as k (scope, key, fingerprint, claim, owner)
+       values ($1, $2, $3, $4, $5)
        on conflict (scope, key) do update
-         set fingerprint = excluded.fingerprint, claim = excluded.claim, created_at = now(),
-             claimed_at = now(), status = null, headers = null, body = null
+         set fingerprint = excluded.fingerprint, claim = excluded.claim, owner = excluded.owner,
+             created_at = now(), claimed_at = now(), status = null, headers = null, body = null
          where k.created_at < now() - interval '${RETENTION}'
             or (k.status is null and k.fingerprint = excluded.fingerprint
-                and k.claimed_at < now() - interval '${CLAIM_LEASE}')`,
-      [scope, key, fingerprint, id],
+                and (k.claimed_at < now() - interval '${CLAIM_LEASE}'
+                     or (k.owner is not null and not exists (
+                       select 1 from pg_locks l
+                       where l.locktype = 'advisory' and l.database = (select oid from pg_database where datname = current_database())
+                         and l.classid::bigint = ${CLAIM_OWNER_SPACE} and l.objid::bigint = k.owner
+                         and l.objsubid = 2 and l.granted))))`,
+      [scope, key, fingerprint, id, deps.claimOwner?.current ?? null],
     );
     return rowCount === 1;
   }

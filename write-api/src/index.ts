@@ -3,5 +3,6 @@ export { Accounts } from './auth/accounts.js';
 export { InviteCodes } from './auth/invite-codes.js';
 export { writeApiMigrations } from './auth/migrations.js';
 export { BugNumbers } from './bugs/bug-numbers.js';
+export { ClaimOwner } from './claim-owner.js';
 export type { WriteApiDeps } from './deps.js';
 export { writeApiOperations } from './operations.js';

@@ -145,4 +145,10 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`create index oidc_flows_expires_at on auth.oidc_flows (expires_at)`.execute(db);
     },
   },
+  '0313_idempotency_owner': {
+    async up(db: Kysely<unknown>) {
+      // The process holding a claim (claim-owner.ts): its advisory lock tells whether it still lives.
+      await sql`alter table write_api.idempotency_keys add column owner integer`.execute(db);
+    },
+  },
 };
