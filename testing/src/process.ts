@@ -48,12 +48,15 @@ export async function startProductProcess(options: {
   startTimeoutMs?: number;
   /** More arguments for `bugtrail start` (`--only write-api`). */
   args?: readonly string[];
+  /** A DATA_DIR shared with other processes (uploads): the caller removes it. */
+  dataDir?: string;
 }): Promise<ProductProcess> {
   if (!existsSync(launcher)) throw new Error(`${launcher} is missing: run "npm run build" first`);
   const database = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => {} }
     : await createThrowawayDatabase(options.adminDatabaseUrl);
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-e2e-data-'));
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'bugtrail-e2e-data-')));
+  const removeDataDir = () => (options.dataDir ? Promise.resolve() : rm(dataDir, { recursive: true, force: true }));
   const env: Record<string, string> = {};
   for (const name of INHERITED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name]!;
   const child = spawn(process.execPath, [launcher, 'start', ...(options.args ?? [])], {
@@ -94,7 +97,7 @@ export async function startProductProcess(options: {
       clearTimeout(lingering);
     }
     await database.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    await removeDataDir();
   };
 
   let url: string;
@@ -142,7 +145,7 @@ export async function startProductProcess(options: {
       child.kill('SIGKILL');
       await exited;
       await db.end();
-      await rm(dataDir, { recursive: true, force: true });
+      await removeDataDir();
     },
   };
 }
