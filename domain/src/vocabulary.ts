@@ -48,6 +48,7 @@ export type { FieldIssue } from './core/errors.js';
 export type { Actor, Role } from './core/event.js';
 // Types only: erased, so the event schemas' zod stays out of the browser.
 export type { NotificationDto, NotificationKind } from './notifications/notifications.js';
+export * from './users/api-token-vocabulary.js';
 export { rolePermissions } from './users/permissions.js';
 export type { EmailPreference } from './users/user.schemas.js';
 export type { UserDto } from './users/user-dto.js';

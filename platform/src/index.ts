@@ -1,4 +1,5 @@
 export * from './ai-models.js';
+export * from './auth/api-tokens.js';
 export * from './auth/middleware.js';
 export * from './auth/tokens.js';
 export * from './blobs.js';

@@ -36,4 +36,20 @@ export const platformMigrations: Record<string, Migration> = {
       )`.execute(db);
     },
   },
+  '0103_api_tokens': {
+    async up(db: Kysely<unknown>) {
+      // Personal API tokens (auth/api-tokens.ts): a hash of each secret, never the secret.
+      await sql`create table platform.api_tokens (
+        id uuid primary key,
+        user_id text not null,
+        name text not null,
+        scope text not null check (scope in ('read', 'write')),
+        secret_hash text not null unique,
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null,
+        last_used_at timestamptz
+      )`.execute(db);
+      await sql`create index api_tokens_user on platform.api_tokens (user_id, created_at desc)`.execute(db);
+    },
+  },
 };

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { isPosition } from '@bugtrail/eventstore';
 import {
   absoluteProfileImages,
+  apiTokenScope,
   createErrorHandler,
   HttpError,
   httpMetrics,
@@ -55,6 +56,8 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.use('*', httpSecurity(deps.config));
   app.use('*', rejectInvalidCharacters());
   // Profile images are stored as paths and answered as links from PUBLIC_URL (or this request's origin).
+  // A read API token only reads: read-api's POSTs (triage suggestions) refuse it too.
+  app.use('*', apiTokenScope(deps.tokens));
   app.use('*', absoluteProfileImages(deps.config));
 
   // Read-your-writes for clients that carry a position from a command's answer. Only a

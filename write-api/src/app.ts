@@ -1,5 +1,6 @@
 import {
   absoluteProfileImages,
+  apiTokenScope,
   createErrorHandler,
   createOpsRoutes,
   httpMetrics,
@@ -11,6 +12,7 @@ import {
   requestContext,
 } from '@bugtrail/platform';
 import { Hono } from 'hono';
+import { apiTokenLimits } from './auth/api-token-limits.js';
 import { createAuthRoutes } from './auth/auth.routes.js';
 import { createMfaRoutes } from './auth/mfa.routes.js';
 import { createOidcRoutes } from './auth/oidc.routes.js';
@@ -20,14 +22,18 @@ import { createChatRoutes } from './chats/chats.routes.js';
 import type { WriteApiDeps } from './deps.js';
 import { idempotency } from './idempotency.js';
 import { createNotificationRoutes, createOneClickUnsubscribeRoutes } from './notifications/notifications.routes.js';
+import { createTokenRoutes } from './tokens/tokens.routes.js';
 import { createUploadRoutes } from './uploads/uploads.routes.js';
 import { createPasswordResetRoutes, createPeopleRoutes } from './users/people.routes.js';
 import { resetMailer } from './users/reset-mail.js';
 import { createUserRoutes } from './users/users.routes.js';
 import { createViewRoutes } from './views/views.routes.js';
 
-/** The GETs that are write-api's: single sign-on starts flows and makes accounts (ADR 018). */
-export const writeApiReadPaths = ['/api/auth/oidc'] as const;
+/**
+ * The GETs that are write-api's: single sign-on starts flows and makes accounts (ADR 018);
+ * API tokens are credentials, listed from where they are kept.
+ */
+export const writeApiReadPaths = ['/api/auth/oidc', '/api/tokens'] as const;
 
 /** Whether a GET/HEAD to this path is write-api's (the in-process split and deploy/nginx.conf agree). */
 export function isWriteApiRead(pathname: string): boolean {
@@ -46,6 +52,9 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.use('*', rejectInvalidCharacters());
   // Auditors change nothing: their commands are refused here, before any body is read or kept.
   app.use('*', readOnlyRoles(deps.tokens));
+  // API tokens: a read token only reads; no token mints tokens or changes its owner's sign-in.
+  app.use('*', apiTokenScope(deps.tokens));
+  app.use('*', apiTokenLimits(deps.tokens));
   // Profile images are stored as paths and answered as links from PUBLIC_URL (or this request's origin).
   app.use('*', absoluteProfileImages(deps.config));
   // Idempotency-Key: the same request again gets the first answer. Inside the link rewrite,
@@ -65,6 +74,7 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.route('/api/users', createUserRoutes(deps));
   app.route('/api/bugs', createBugRoutes(deps));
   app.route('/api/views', createViewRoutes(deps));
+  app.route('/api/tokens', createTokenRoutes(deps));
   app.route('/api/notifications', createNotificationRoutes(deps));
   // RFC 8058 one-click unsubscribe: the List-Unsubscribe URI of notification mail (its GET is the web page).
   app.route('/', createOneClickUnsubscribeRoutes(deps));

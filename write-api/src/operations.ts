@@ -5,6 +5,7 @@ import { oidcOperations } from './auth/oidc.openapi.js';
 import { bugOperations } from './bugs/bugs.openapi.js';
 import { chatOperations } from './chats/chats.openapi.js';
 import { notificationOperations, oneClickUnsubscribeOperations } from './notifications/notifications.openapi.js';
+import { tokenOperations } from './tokens/tokens.openapi.js';
 import { uploadOperations } from './uploads/uploads.openapi.js';
 import { userOperations } from './users/users.openapi.js';
 import { viewOperations } from './views/views.openapi.js';
@@ -21,6 +22,7 @@ export const writeApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/users', userOperations),
   ...mountOperations('/api/bugs', bugOperations),
   ...mountOperations('/api/views', viewOperations),
+  ...mountOperations('/api/tokens', tokenOperations),
   ...mountOperations('/api/notifications', notificationOperations),
   ...mountOperations('', oneClickUnsubscribeOperations),
   ...mountOperations('/api/chats', chatOperations),

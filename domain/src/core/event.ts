@@ -31,7 +31,13 @@ export type CommandMetadata = Readonly<{
 
 /** `auditor` reads everything an admin reads and changes nothing (api.md "The auditor role"). */
 export type Role = 'admin' | 'tester' | 'developer' | 'auditor';
-export type Actor = Readonly<{ id: string; role: Role; name?: string }>;
+export type Actor = Readonly<{
+  id: string;
+  role: Role;
+  name?: string;
+  /** Set when the caller came with a personal API token (api.md "Integrations") instead of a session. */
+  apiToken?: Readonly<{ id: string; scope: 'read' | 'write' }>;
+}>;
 
 export type Command<Type extends string = string, Data = unknown> = Readonly<{
   type: Type;

@@ -24,6 +24,8 @@ registerEvents({
   InviteCodeRevoked: { version: 1, data: inviteCodeRevokedData },
 });
 
+export * from './api-token.schemas.js';
+export * from './api-token-vocabulary.js';
 export * from './decide.js';
 export * from './invites.js';
 export * from './permissions.js';

@@ -1,4 +1,4 @@
-import { type Actor, ForbiddenError, type Role, UnauthorizedError } from '@bugtrail/domain';
+import { type Actor, apiTokenMessages, ForbiddenError, type Role, UnauthorizedError } from '@bugtrail/domain';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { TokenService } from './tokens.js';
@@ -53,5 +53,20 @@ export function requireRole(...allowed: Role[]) {
   return createMiddleware<AuthEnv>(async (c, next) => {
     if (!allowed.includes(c.var.actor.role)) throw new ForbiddenError('You are not allowed to do this');
     await next();
+  });
+}
+
+const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A `read` API token may only read (api.md "Integrations"): anything but GET/HEAD answers 403
+ * "Token scope does not allow this", before a body is read. Sessions and `write` tokens pass.
+ */
+export function apiTokenScope(tokens: TokenService) {
+  return createMiddleware(async (c, next) => {
+    if (readMethods.has(c.req.method)) return next();
+    const actor = await optionalActor(c, tokens);
+    if (actor?.apiToken?.scope === 'read') throw new ForbiddenError(apiTokenMessages.scopeRefused);
+    return next();
   });
 }

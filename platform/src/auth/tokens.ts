@@ -4,6 +4,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
 import { generateTokenKey, getOrCreateSecret } from '../secrets.js';
+import { ApiTokens } from './api-tokens.js';
 
 const ISSUER = 'bugtrail';
 const AUDIENCE = 'bugtrail-api';
@@ -24,6 +25,8 @@ export class TokenService {
   private readonly revokedBefore = new Map<string, number>();
   private readonly verified = new Map<string, VerifiedClaims>();
   private readonly revocationListeners = new Set<(userId: string) => void>();
+  /** Personal API tokens (`btp_…`), looked up on each use. */
+  readonly apiTokens: ApiTokens;
   private listener: pg.PoolClient | null = null;
   private refreshTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -32,7 +35,9 @@ export class TokenService {
     private readonly key: KeyObject,
     private readonly pool: pg.Pool,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.apiTokens = new ApiTokens(pool);
+  }
 
   static async create(pool: pg.Pool, configuredSecret: string | undefined, logger: Logger): Promise<TokenService> {
     const secret = configuredSecret ?? (await getOrCreateSecret(pool, 'jwt_secret', generateTokenKey));
@@ -62,6 +67,7 @@ export class TokenService {
 
   /** The actor of a valid token; UnauthorizedError for anything else. */
   async verify(token: string): Promise<Actor> {
+    if (ApiTokens.isApiToken(token)) return this.apiTokens.verify(token);
     const claims = this.verified.get(token) ?? (await this.verifySignature(token));
     // Expiry and revocation are asked every time; only the signature check is remembered.
     if (Date.now() >= claims.expMs) {

@@ -10,7 +10,7 @@ import { createMiddleware } from 'hono/factory';
  * covers what no decider sees (an upload stored before deciding, a new route).
  *
  * Allowed: what acts on the auditor themselves (their profile, session, two-factor
- * settings) and the anonymous routes, which never act for the caller's token.
+ * settings, API tokens) and the anonymous routes, which never act for the caller's token.
  */
 const allowed: readonly { method: string; path: RegExp; selfOnly?: boolean }[] = [
   // Anonymous: signup, login, its second factor, the image picked before signing up.
@@ -22,6 +22,9 @@ const allowed: readonly { method: string; path: RegExp; selfOnly?: boolean }[] =
   { method: 'POST', path: /^\/api\/auth\/mfa\/(setup|enable|disable)\/?$/ },
   { method: 'PUT', path: /^\/api\/users\/([^/]+)\/?$/, selfOnly: true },
   { method: 'PATCH', path: /^\/api\/users\/([^/]+)\/?$/, selfOnly: true },
+  // Their own API tokens (a token acts as its owner: an auditor's changes nothing either).
+  { method: 'POST', path: /^\/api\/tokens\/?$/ },
+  { method: 'DELETE', path: /^\/api\/tokens\/[^/]+\/?$/ },
 ];
 
 /** Whether a read-only actor may send this request (a path parameter must name themselves where it names a user). */

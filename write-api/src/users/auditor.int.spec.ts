@@ -253,6 +253,9 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
     'post /api/auth/mfa/disable',
     // Their own notifications (notifications.int.spec.ts).
     'post /api/notifications/read',
+    // Their own API tokens, which act as an auditor too (tokens.int.spec.ts).
+    'post /api/tokens',
+    'delete /api/tokens/{id}',
   ]);
 
   const fill = (template: string, userId: string) =>

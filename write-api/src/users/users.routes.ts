@@ -1,4 +1,5 @@
 import {
+  apiTokenMessages,
   ForbiddenError,
   isValidEmail,
   NotFoundError,
@@ -91,6 +92,9 @@ export function createUserRoutes(deps: WriteApiDeps) {
       const row = rows[0];
       if (!row) throw new NotFoundError(profileMessages.notFound);
       const emailChanges = email !== undefined && normaliseEmail(email) !== row.email.toLowerCase();
+      // A script's token never changes who can sign in as its owner (api.md "Integrations").
+      if (actor.apiToken && (passwordHash !== null || emailChanges))
+        throw new ForbiddenError(apiTokenMessages.notWithToken);
       if (actor.id === userId && (passwordHash !== null || emailChanges)) {
         // A stolen session must not be enough to take the account over.
         if (!body.currentPassword) throw ValidationError.field('currentPassword', userMessages.currentPasswordRequired);

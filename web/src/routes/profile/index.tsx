@@ -4,6 +4,7 @@ import { ChevronRight, Monitor, Moon, ShieldCheck, Sun } from 'lucide-react';
 import { useId } from 'react';
 import { PageHeader } from '../../components/page-header';
 import { AccountCard } from '../../components/profile-account/account-card';
+import { TokensCard } from '../../components/profile-tokens/tokens-card';
 import { Card, CardHeader } from '../../components/ui/card';
 import { cx } from '../../components/ui/cx';
 import { useUpdateEmailPreference } from '../../lib/mutations';
@@ -18,7 +19,7 @@ function ProfilePage() {
     <>
       <PageHeader
         title="Profile"
-        subtitle="Your name, picture and password, how the app looks for you, what it emails you, and how your sign-in is protected."
+        subtitle="Your name, picture and password, how the app looks for you, what it emails you, your API tokens, and how your sign-in is protected."
       />
       <div className="grid max-w-3xl gap-6">
         <AccountCard />
@@ -37,6 +38,7 @@ function ProfilePage() {
             <EmailChoices />
           </div>
         </Card>
+        <TokensCard />
         <Card>
           <Link
             to="/profile/security"

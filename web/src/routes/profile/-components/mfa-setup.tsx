@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
 import { ApiError, messageOf } from '../../../lib/api';
+import { copyText } from '../../../lib/clipboard';
 import { mfaServerMessages } from '../../-components/mfa';
 import { type MfaSetup, useEnableMfa } from './mfa-api';
 import { QrCode } from './qr-code';
@@ -11,15 +12,6 @@ const fallback = 'Could not turn on two-factor authentication. Please try again'
 
 /** The secret in groups of four, as apps that take it by hand show it. */
 export const groupedSecret = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
-
-export async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Scan (or type) the pending secret, then prove it with a first code. */
 export function MfaSetupPanel({

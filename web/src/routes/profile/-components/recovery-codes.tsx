@@ -1,7 +1,7 @@
 import { CheckCircle2, Copy, Download } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
+import { copyText } from '../../../lib/clipboard';
 import { notify } from '../../../lib/notify';
-import { copyText } from './mfa-setup';
 
 /** The ten recovery codes, shown this once (the server keeps only their hashes). */
 export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
