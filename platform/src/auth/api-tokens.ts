@@ -94,13 +94,14 @@ export class ApiTokens {
     return rows.map((row) => toDto(row, all));
   }
 
-  /** Deletes a token of `userId`'s, or anyone's for an admin; 404 for a token the caller cannot see. */
-  async revoke(id: string, actor: Actor): Promise<void> {
-    const { rowCount } = await this.pool.query(
-      'delete from platform.api_tokens where id::text = $1 and ($2::boolean or user_id = $3)',
+  /** Deletes a token of the caller's, or anyone's for an admin; 404 for a token the caller cannot see. Answers its owner. */
+  async revoke(id: string, actor: Actor): Promise<{ userId: string }> {
+    const { rows } = await this.pool.query<{ user_id: string }>(
+      'delete from platform.api_tokens where id::text = $1 and ($2::boolean or user_id = $3) returning user_id',
       [id, actor.role === 'admin', actor.id],
     );
-    if (rowCount !== 1) throw new NotFoundError(apiTokenMessages.notFound);
+    if (!rows[0]) throw new NotFoundError(apiTokenMessages.notFound);
+    return { userId: rows[0].user_id };
   }
 
   /** The actor of a live token; UnauthorizedError for anything else. */

@@ -127,10 +127,23 @@ export class TokenService {
     return () => this.revocationListeners.delete(listener);
   }
 
+  /**
+   * One of the user's credentials ended without the others (an API token deleted): the
+   * revocation listeners recheck the user's streams here and on every replica.
+   */
+  async credentialRevoked(userId: string): Promise<void> {
+    this.tellRevocationListeners(userId);
+    await this.pool.query('select pg_notify($1, $2)', [REVOCATION_CHANNEL, JSON.stringify({ userId })]);
+  }
+
   private markRevoked(userId: string, at: number): void {
     const before = this.revokedBefore.get(userId) ?? 0;
     if (at <= before) return;
     this.revokedBefore.set(userId, at);
+    this.tellRevocationListeners(userId);
+  }
+
+  private tellRevocationListeners(userId: string): void {
     for (const listener of this.revocationListeners) {
       try {
         listener(userId);
@@ -152,8 +165,9 @@ export class TokenService {
       const client = await this.pool.connect();
       client.on('notification', (msg) => {
         if (msg.channel !== REVOCATION_CHANNEL || !msg.payload) return;
-        const { userId, at } = JSON.parse(msg.payload) as { userId: string; at: number };
-        this.markRevoked(userId, at);
+        const { userId, at } = JSON.parse(msg.payload) as { userId: string; at?: number };
+        if (at === undefined) this.tellRevocationListeners(userId);
+        else this.markRevoked(userId, at);
       });
       client.on('error', () => {
         if (this.listener !== client) return;

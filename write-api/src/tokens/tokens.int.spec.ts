@@ -1,4 +1,4 @@
-import { http, registerAuditor, registerUser, type TestUser } from '@bugtrail/testing';
+import { http, registerAuditor, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -136,6 +136,21 @@ describe('API tokens', () => {
     expect((await api.post(`/api/users/${leaver.id}/deactivate`, {}, admin.token)).status).toBe(200);
     expect((await api.get('/api/bugs', own.secret)).status).toBe(401);
     expect((await api.get('/api/bugs', 'btp_not-a-token-at-all')).status).toBe(401);
+  });
+
+  it('ends the live stream a token opened when the token is deleted', async () => {
+    const { token, secret } = await create(developer, { name: 'watcher', scope: 'read' });
+    const stream = await SseReader.open(t.url, secret);
+    const session = await SseReader.open(t.url, developer.token);
+    try {
+      expect((await api.delete(`/api/tokens/${token._id}`, developer.token)).status).toBe(204);
+      await stream.waitForEnd(5000);
+      // The person's own session stream goes on.
+      expect(session.isEnded).toBe(false);
+    } finally {
+      stream.close();
+      session.close();
+    }
   });
 
   it('acts with the role its user has now', async () => {

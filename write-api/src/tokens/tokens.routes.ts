@@ -36,7 +36,9 @@ export function createTokenRoutes(deps: WriteApiDeps) {
   });
 
   app.delete('/:id', async (c) => {
-    await tokens.revoke(c.req.param('id'), c.var.actor);
+    const { userId } = await tokens.revoke(c.req.param('id'), c.var.actor);
+    // Live streams opened with it end now, on every replica.
+    await deps.tokens.credentialRevoked(userId);
     return c.body(null, 204);
   });
 
