@@ -14,6 +14,7 @@ import {
   createDb,
   createOpsRoutes,
   createPool,
+  type DnsLookup,
   FolderBlobStore,
   type Logger,
   listen,
@@ -40,6 +41,7 @@ import {
   type ProjectorStatus,
   projectorMigrations,
   type ReadModelDb,
+  WebhookReactor,
 } from '@bugtrail/projector';
 import { createReadApi, isReadApiPost, type ReadApi } from '@bugtrail/read-api';
 import {
@@ -89,6 +91,8 @@ export type SystemOptions = {
   webDir?: string;
   projections?: readonly Projection[];
   poolSize?: number;
+  /** The webhook reactor's DNS lookup (tests stub it; the system's resolver otherwise). */
+  webhookLookup?: DnsLookup;
 };
 
 export async function migrateAll(pool: pg.Pool): Promise<void> {
@@ -155,6 +159,15 @@ export async function createSystem(options: SystemOptions): Promise<System> {
     await aiReactor.loadModels();
     aiReactor.start();
   }
+  // Outgoing webhooks: one leader, beside the projector, on its own checkpoint.
+  const webhookReactor = new WebhookReactor(commands, pool, {
+    logger,
+    config: config.webhooks,
+    changeFeed,
+    ...(options.webhookLookup ? { lookup: options.webhookLookup } : {}),
+  });
+  await webhookReactor.prepare();
+  if (parts.has('projector')) webhookReactor.start();
   // The clock's notifications (due soon, overdue): one leader, beside the projector.
   const dueReminders = new DueReminders(commands, pool, { logger });
   if (parts.has('projector')) dueReminders.start();
@@ -236,6 +249,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
       if (closed) return;
       closed = true;
       await aiReactor.stop();
+      await webhookReactor.stop();
       await dueReminders.stop();
       await mailReactor?.stop();
       mailer?.close();

@@ -4,3 +4,4 @@ export * from './core/index.js';
 export * from './notifications/index.js';
 export * from './users/index.js';
 export * from './views/index.js';
+export * from './webhooks/index.js';

@@ -63,3 +63,5 @@ export {
   validateRegistration,
 } from './users/validation.js';
 export * from './views/view-vocabulary.js';
+export * from './webhooks/webhook-types.js';
+export * from './webhooks/webhook-vocabulary.js';

@@ -31,6 +31,8 @@ export type Config = Readonly<{
   oidc: OidcConfig | undefined;
   /** The chat assistant's providers and limits (AI_*, ANTHROPIC_*; README lists them). */
   ai: AiConfig;
+  /** Outgoing webhooks (WEBHOOK_*; README lists them). */
+  webhooks: WebhookConfig;
   /** Secret that signs chat attachment links (else one generated and kept in the database). */
   uploadsSigningSecret: string | undefined;
   rateLimits: Readonly<{
@@ -54,6 +56,15 @@ export type AiConfig = Readonly<{
   timeoutMs: number;
   /** Tokens (in and out) one person's questions may use a day (AI_DAILY_TOKENS_PER_USER; 0: no limit). */
   dailyTokensPerUser: number;
+}>;
+
+export type WebhookConfig = Readonly<{
+  /** Host names, addresses and CIDRs a webhook may reach although they are not public (WEBHOOK_ALLOW_HOSTS). */
+  allowHosts: readonly string[];
+  /** The first retry's wait; each next one doubles it (WEBHOOK_RETRY_BASE_MS). */
+  retryBaseMs: number;
+  /** Events in a row whose attempts all failed before a webhook is switched off (WEBHOOK_DISABLE_AFTER). */
+  disableAfter: number;
 }>;
 
 export type OidcConfig = Readonly<{ issuer: string; clientId: string; clientSecret: string; name: string }>;
@@ -84,6 +95,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'Bugtrail <no-reply@bugtrail.localhost>',
     oidc: oidc(env),
     ai: aiConfig(env),
+    webhooks: {
+      allowHosts: (env.WEBHOOK_ALLOW_HOSTS ?? '')
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+      retryBaseMs: Math.max(1, int(env.WEBHOOK_RETRY_BASE_MS, 5000)),
+      disableAfter: Math.max(1, int(env.WEBHOOK_DISABLE_AFTER, 20)),
+    },
     rateLimits: {
       failedLoginsPerAccount: int(env.RATE_LIMIT_LOGIN_PER_ACCOUNT, 10),
       failedLoginsPerIp: int(env.RATE_LIMIT_LOGIN_PER_IP, 100),

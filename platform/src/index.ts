@@ -20,6 +20,7 @@ export * from './logger.js';
 export * from './mail.js';
 export * from './metrics.js';
 export * from './migrations.js';
+export * from './net/public-address.js';
 export * from './openapi/answers.js';
 export * from './openapi/document.js';
 export * from './replica.js';

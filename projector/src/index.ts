@@ -37,3 +37,4 @@ export type { UsersTable } from './users/users.tables.js';
 export { savedViewsTopic, viewsProjection } from './views/views.projection.js';
 export * from './views/views.queries.js';
 export type { SavedViewsTable } from './views/views.tables.js';
+export { WebhookReactor, type WebhookReactorOptions } from './webhooks/webhook-reactor.js';

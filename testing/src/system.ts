@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSystem, type Part, type System } from '@bugtrail/cli';
 import type { ExpectedRevision, NewEvent } from '@bugtrail/eventstore';
-import { type Config, listen, loadConfig, silentLogger } from '@bugtrail/platform';
+import { type Config, type DnsLookup, listen, loadConfig, silentLogger } from '@bugtrail/platform';
 import { createTestDatabase } from './database.js';
 import { TEST_INVITE_CODE } from './users.js';
 
@@ -25,7 +25,13 @@ export type TestSystem = {
  * Tests talk to them over HTTP, exactly as clients do.
  */
 export async function startTestSystem(
-  options: { parts?: Part[]; config?: Partial<Config>; webDir?: string; databaseUrl?: string } = {},
+  options: {
+    parts?: Part[];
+    config?: Partial<Config>;
+    webDir?: string;
+    databaseUrl?: string;
+    webhookLookup?: DnsLookup;
+  } = {},
 ): Promise<TestSystem> {
   const database = options.databaseUrl ? null : await createTestDatabase();
   const databaseUrl = options.databaseUrl ?? database!.url;
@@ -46,6 +52,7 @@ export async function startTestSystem(
     logger: silentLogger,
     ...(options.parts ? { parts: options.parts } : {}),
     ...(options.webDir ? { webDir: options.webDir } : {}),
+    ...(options.webhookLookup ? { webhookLookup: options.webhookLookup } : {}),
   });
   const server = await listen({ fetch: system.fetch }, 0, '127.0.0.1');
   return {

@@ -28,12 +28,13 @@ import { createPasswordResetRoutes, createPeopleRoutes } from './users/people.ro
 import { resetMailer } from './users/reset-mail.js';
 import { createUserRoutes } from './users/users.routes.js';
 import { createViewRoutes } from './views/views.routes.js';
+import { createWebhookRoutes } from './webhooks/webhooks.routes.js';
 
 /**
  * The GETs that are write-api's: single sign-on starts flows and makes accounts (ADR 018);
- * API tokens are credentials, listed from where they are kept.
+ * API tokens and webhooks are settings kept beside the credentials, read from where they are kept.
  */
-export const writeApiReadPaths = ['/api/auth/oidc', '/api/tokens'] as const;
+export const writeApiReadPaths = ['/api/auth/oidc', '/api/tokens', '/api/webhooks'] as const;
 
 /** Whether a GET/HEAD to this path is write-api's (the in-process split and deploy/nginx.conf agree). */
 export function isWriteApiRead(pathname: string): boolean {
@@ -75,6 +76,7 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.route('/api/bugs', createBugRoutes(deps));
   app.route('/api/views', createViewRoutes(deps));
   app.route('/api/tokens', createTokenRoutes(deps));
+  app.route('/api/webhooks', createWebhookRoutes(deps));
   app.route('/api/notifications', createNotificationRoutes(deps));
   // RFC 8058 one-click unsubscribe: the List-Unsubscribe URI of notification mail (its GET is the web page).
   app.route('/', createOneClickUnsubscribeRoutes(deps));

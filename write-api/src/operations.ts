@@ -9,6 +9,7 @@ import { tokenOperations } from './tokens/tokens.openapi.js';
 import { uploadOperations } from './uploads/uploads.openapi.js';
 import { userOperations } from './users/users.openapi.js';
 import { viewOperations } from './views/views.openapi.js';
+import { webhookOperations } from './webhooks/webhooks.openapi.js';
 
 /**
  * Every operation write-api serves, mounted where app.ts mounts each router, for the
@@ -23,6 +24,7 @@ export const writeApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/bugs', bugOperations),
   ...mountOperations('/api/views', viewOperations),
   ...mountOperations('/api/tokens', tokenOperations),
+  ...mountOperations('/api/webhooks', webhookOperations),
   ...mountOperations('/api/notifications', notificationOperations),
   ...mountOperations('', oneClickUnsubscribeOperations),
   ...mountOperations('/api/chats', chatOperations),

@@ -14,6 +14,8 @@ export const notificationKinds = [
   'status_changed',
   'due_soon',
   'overdue',
+  /** To admins: an outgoing webhook was switched off (api.md "Integrations"). */
+  'webhook_disabled',
 ] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 

@@ -12,6 +12,7 @@ import type {
   NotificationKind,
   NotificationPreferencesChangedData,
   NotificationsReadData,
+  WebhookDisabledData,
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, sql } from 'kysely';
@@ -44,6 +45,7 @@ const NOTIFYING = new Set([
   'NotificationsRead',
   'BugDueSoon',
   'BugOverdue',
+  'WebhookDisabled',
 ]);
 
 const bugName = (bug: BugFacts) => `${bug.number ? `#${bug.number} ` : ''}${bug.title}`;
@@ -294,6 +296,24 @@ export const notificationsProjection: Projection = {
             {
               chatId: d.chatId,
             },
+          );
+          break;
+        }
+        case 'WebhookDisabled': {
+          // Every active admin hears of it (as admins are now: the live users read model).
+          const d = e.data as WebhookDisabledData;
+          const admins = await db
+            .withSchema(READ_MODEL_SCHEMA)
+            .selectFrom('users')
+            .select('id')
+            .where('role', '=', 'admin')
+            .where('deactivated', '=', false)
+            .execute();
+          notify(
+            admins.map((a) => a.id),
+            'webhook_disabled',
+            `Webhook ${d.url} was switched off after ${d.failedEvents} events in a row failed`,
+            {},
           );
           break;
         }

@@ -151,4 +151,58 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`alter table write_api.idempotency_keys add column owner integer`.execute(db);
     },
   },
+  '0314_webhooks': {
+    async up(db: Kysely<unknown>) {
+      // Outgoing webhooks (webhooks/): the subscriptions admins make, the messages waiting to
+      // go (written by the webhook reactor beside the projector, and by ping and redeliver),
+      // and the log of every attempt.
+      await sql`create schema if not exists webhooks`.execute(db);
+      await sql`create table webhooks.subscriptions (
+        id uuid primary key,
+        url text not null,
+        events text[] not null,
+        description text not null default '',
+        active boolean not null default true,
+        secret text not null,
+        created_by text not null,
+        created_at timestamptz not null default now(),
+        failed_in_a_row integer not null default 0
+      )`.execute(db);
+      await sql`create table webhooks.outbox (
+        id bigserial primary key,
+        webhook_id uuid not null,
+        message_id text not null,
+        kind text not null check (kind in ('event', 'ping', 'redelivery')),
+        type text not null,
+        bug_id text,
+        position text collate "C",
+        payload text not null,
+        attempt integer not null default 0,
+        next_at timestamptz not null default now(),
+        state text not null default 'pending' check (state in ('pending', 'delivered', 'failed')),
+        created_at timestamptz not null default now()
+      )`.execute(db);
+      // An event goes to a webhook once, however often the reactor reads it.
+      await sql`create unique index outbox_event_once on webhooks.outbox (webhook_id, message_id) where kind = 'event'`.execute(
+        db,
+      );
+      await sql`create index outbox_pending on webhooks.outbox (webhook_id, bug_id, position, id) where state = 'pending'`.execute(
+        db,
+      );
+      await sql`create table webhooks.deliveries (
+        id uuid primary key,
+        webhook_id uuid not null,
+        outbox_id bigint not null,
+        event_id text not null,
+        type text not null,
+        attempt integer not null,
+        status integer,
+        error text,
+        duration_ms integer not null,
+        response text,
+        at timestamptz not null default now()
+      )`.execute(db);
+      await sql`create index deliveries_webhook on webhooks.deliveries (webhook_id, at desc)`.execute(db);
+    },
+  },
 };

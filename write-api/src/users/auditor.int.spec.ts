@@ -265,6 +265,8 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
       .replace('/api/users/{id}', `/api/users/${userId}`)
       .replace('/api/views/{id}', '/api/views/any-saved-view')
       .replace('/api/auth/invite-codes/{id}', '/api/auth/invite-codes/00000000-0000-4000-8000-000000000000')
+      .replace('/api/webhooks/{id}', '/api/webhooks/00000000-0000-4000-8000-000000000000')
+      .replace('{deliveryId}', '00000000-0000-4000-8000-000000000000')
       .replace('{messageId}', ids.message)
       .replace('{fileId}', 'any-file')
       .replace('{commentId}', 'any-comment');

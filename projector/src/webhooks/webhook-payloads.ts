@@ -1,0 +1,105 @@
+import {
+  type BugEventWithMeta,
+  type BugState,
+  bugFieldChanges,
+  type CommentAddedData,
+  evolveBug,
+  initialBugState,
+  streams,
+  toBugDto,
+  type UserRef,
+  type WebhookEventType,
+  webhookTypeOf,
+} from '@bugtrail/domain';
+import type { EventStore, RecordedEvent } from '@bugtrail/eventstore';
+import type pg from 'pg';
+
+/** Types whose payload carries `changes` (api.md). */
+const WITH_CHANGES = new Set<WebhookEventType>([
+  'bug.updated',
+  'bug.status_changed',
+  'bug.assigned',
+  'bug.checklist_changed',
+]);
+
+export type WebhookMessage = { eventId: string; type: WebhookEventType; bugId: string; body: string };
+
+/**
+ * The body of each event's delivery (api.md "Integrations"): `{ type, timestamp, data: { bug,
+ * actor, changes, comment } }`, with `bug` as an admin reads it right after the event (its
+ * stream folded up to it; just before it for `bug.deleted`), built once when the event is
+ * queued, so every retry and redelivery sends the same bytes.
+ */
+export async function webhookMessages(
+  events: readonly RecordedEvent[],
+  store: EventStore,
+  pool: pg.Pool,
+): Promise<WebhookMessage[]> {
+  const typed = events.filter((e) => webhookTypeOf(e.type) && (e.data as { bugId?: string }).bugId);
+  if (typed.length === 0) return [];
+  const bugIds = [...new Set(typed.map((e) => (e.data as { bugId: string }).bugId))];
+  const histories = new Map<string, RecordedEvent[]>();
+  for (const bugId of bugIds) histories.set(bugId, await store.readStream(streams.bug(bugId)));
+
+  const userIds = new Set<string>();
+  for (const e of typed) if (e.metadata.actorId) userIds.add(e.metadata.actorId);
+  const states = new Map<string, BugState[]>();
+  for (const [bugId, history] of histories) {
+    // The bug after each revision: states[r] is the bug once revision r is folded in.
+    const after: BugState[] = [];
+    let state = initialBugState();
+    for (const event of history) {
+      state = evolveBug(state, event as unknown as BugEventWithMeta);
+      after[event.revision] = state;
+      if (state.kind === 'reported') {
+        userIds.add(state.reporterId);
+        for (const id of state.assigneeIds) userIds.add(id);
+        for (const item of state.checklist) if (item.completedBy) userIds.add(item.completedBy);
+      }
+    }
+    states.set(bugId, after);
+  }
+  const users = await usersById(pool, [...userIds]);
+
+  const messages: WebhookMessage[] = [];
+  for (const e of typed) {
+    const type = webhookTypeOf(e.type)!;
+    const bugId = (e.data as { bugId: string }).bugId;
+    const after = states.get(bugId) ?? [];
+    const before = after[e.revision - 1] ?? initialBugState();
+    const now = after[e.revision] ?? before;
+    const shown = type === 'bug.deleted' ? before : now;
+    if (shown.kind !== 'reported') continue;
+    const actorId = e.metadata.actorId;
+    const data: Record<string, unknown> = {
+      bug: toBugDto(shown, type === 'bug.deleted' ? e.revision - 1 : e.revision, (id) => users.get(id)),
+      actor: actorId ? { _id: actorId, name: users.get(actorId)?.name ?? 'Unknown user' } : null,
+    };
+    if (WITH_CHANGES.has(type)) data.changes = bugFieldChanges(before, now);
+    if (type === 'comment.created') {
+      const comment = e.data as CommentAddedData;
+      data.comment = {
+        _id: comment.commentId,
+        body: comment.body,
+        author: data.actor,
+        createdAt: e.metadata.occurredAt,
+      };
+    }
+    messages.push({
+      eventId: e.id,
+      type,
+      bugId,
+      body: JSON.stringify({ type, timestamp: e.metadata.occurredAt, data }),
+    });
+  }
+  return messages;
+}
+
+async function usersById(pool: pg.Pool, ids: string[]): Promise<Map<string, UserRef>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await pool.query<{ id: string; name: string; profile_image_url: string | null }>(
+    'select id, name, profile_image_url from rm.users where id = any($1::text[])',
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, { id: row.id, name: row.name, profileImageURL: row.profile_image_url }]));
+}

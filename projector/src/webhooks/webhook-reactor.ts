@@ -1,0 +1,425 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import {
+  streams,
+  subscribesTo,
+  WEBHOOK_WAKE_CHANNEL,
+  webhookDecider,
+  webhookLimits,
+  webhookTypeOf,
+} from '@bugtrail/domain';
+import type { CommandHandler, EventStore, Position, RecordedEvent } from '@bugtrail/eventstore';
+import {
+  AddressPolicy,
+  type ChangeFeed,
+  type DnsLookup,
+  hostOf,
+  type Logger,
+  systemLookup,
+  type WebhookConfig,
+} from '@bugtrail/platform';
+import type pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { LeaderLoop } from '../runtime/leader-loop.js';
+import { webhookMessages } from './webhook-payloads.js';
+
+const LEADER_LOCK = 7310080;
+const REACTOR = 'webhooks';
+/** Messages sent at once, to different webhooks or bugs (one bug's go one after another). */
+const PARALLEL = 16;
+/** The longest the delivery loop sleeps when nothing is due (a wake-up cuts it short). */
+const IDLE_MS = 1000;
+/** Delivered and failed messages are kept this long (their bodies serve redeliveries), then swept. */
+const KEEP_DAYS = 7;
+
+export type WebhookReactorOptions = {
+  logger: Logger;
+  config: WebhookConfig;
+  /** Hears the wake-up NOTIFY (ping, redeliver, a webhook switched on). */
+  changeFeed?: ChangeFeed;
+  /** The product's DNS lookup; tests put a stub in (never /etc/hosts). */
+  lookup?: DnsLookup;
+  batchSize?: number;
+};
+
+type Due = {
+  id: string;
+  webhook_id: string;
+  message_id: string;
+  kind: 'event' | 'ping' | 'redelivery';
+  type: string;
+  payload: string;
+  attempt: number;
+  url: string;
+  secret: string;
+};
+
+type Outcome = { status: number | null; error: string | null; response: string; durationMs: number };
+
+/**
+ * Outgoing webhooks (api.md "Integrations"): a reactor on the event log with its own
+ * checkpoint, like the projector, run by one leader at a time beside it.
+ *
+ * - Queueing: each batch of events becomes one outbox row per (subscribed active webhook,
+ *   event), its body built then, in the same transaction that moves the checkpoint; a row
+ *   for an event is unique per webhook. So a restart, a crash or a second process neither
+ *   loses an event nor queues it twice. Webhooks hear only events recorded after they exist.
+ * - Sending: per webhook and bug, only the oldest waiting message goes (in order per bug);
+ *   a row stays pending until a 2xx is recorded, so a crash mid-delivery sends it again after
+ *   the restart with the same `webhook-id` (at least once). Anything but a 2xx within 10 s is
+ *   retried after WEBHOOK_RETRY_BASE_MS × 2^(attempt-1), 8 attempts in all; then the event
+ *   counts as failed, and WEBHOOK_DISABLE_AFTER failed events in a row switch the webhook
+ *   off with a `WebhookDisabled` event (admins are notified). Pings and redeliveries go once.
+ * - Safety: only public addresses (AddressPolicy), checked on the very addresses the socket
+ *   connects to after DNS; no redirect is followed; at most 1 kB of an answer is kept.
+ */
+export class WebhookReactor {
+  private readonly leader: LeaderLoop;
+  private readonly store: EventStore;
+  private readonly policy: AddressPolicy;
+  private readonly lookup: DnsLookup;
+  private subscription: { close(): Promise<void> } | null = null;
+  private wakeDelivery: (() => void) | null = null;
+  private readonly unlisten: () => void;
+  private lastSweep = 0;
+
+  constructor(
+    private readonly commands: CommandHandler,
+    private readonly pool: pg.Pool,
+    private readonly options: WebhookReactorOptions,
+  ) {
+    this.store = commands.store;
+    this.policy = new AddressPolicy(options.config.allowHosts);
+    this.lookup = options.lookup ?? systemLookup;
+    this.unlisten = options.changeFeed?.onSignal(WEBHOOK_WAKE_CHANNEL, () => this.wake()) ?? (() => {});
+    this.leader = new LeaderLoop(
+      pool,
+      LEADER_LOCK,
+      'webhook reactor',
+      options.logger,
+      () => this.lead(),
+      () => {
+        void this.subscription?.close();
+        this.wake();
+      },
+    );
+  }
+
+  /** On the very first start, begin at the store's head: webhooks hear only what happens after. */
+  async prepare(): Promise<void> {
+    const head = await this.store.headPosition();
+    await this.pool.query(
+      'insert into projector.reactors (name, position) values ($1, $2) on conflict (name) do nothing',
+      [REACTOR, head],
+    );
+  }
+
+  start(): void {
+    this.leader.start();
+  }
+
+  async stop(): Promise<void> {
+    this.unlisten();
+    await this.leader.stop(() => {
+      void this.subscription?.close();
+      this.wake();
+    });
+  }
+
+  private wake(): void {
+    this.wakeDelivery?.();
+  }
+
+  private async lead(): Promise<void> {
+    await Promise.all([this.follow(), this.deliverWhileLeading()]);
+  }
+
+  private async follow(): Promise<void> {
+    const { rows } = await this.pool.query<{ position: string }>(
+      'select position from projector.reactors where name = $1',
+      [REACTOR],
+    );
+    if (!this.leader.isLeading) return;
+    const subscription = this.store.subscribe(rows[0]?.position as Position, {
+      batchSize: this.options.batchSize ?? 500,
+    });
+    this.subscription = subscription;
+    try {
+      for await (const batch of subscription) {
+        if (!this.leader.isLeading) break;
+        await this.queue(batch);
+      }
+    } finally {
+      await subscription.close();
+      this.subscription = null;
+    }
+  }
+
+  /** Queues a batch's messages and moves the checkpoint past it, in one transaction. */
+  async queue(batch: readonly RecordedEvent[]): Promise<number> {
+    const last = batch[batch.length - 1];
+    if (!last) return 0;
+    const typed = batch.filter((e) => webhookTypeOf(e.type));
+    const { rows: subscriptions } =
+      typed.length === 0
+        ? { rows: [] }
+        : await this.pool.query<{ id: string; events: string[]; created_at: Date }>(
+            'select id, events, created_at from webhooks.subscriptions where active',
+          );
+    const wanted = typed.filter((e) =>
+      subscriptions.some((s) => subscribesTo(s.events, webhookTypeOf(e.type)!) && e.recordedAt >= s.created_at),
+    );
+    const messages = await webhookMessages(wanted, this.store, this.pool);
+    const rows: unknown[][] = [];
+    for (const message of messages) {
+      const event = wanted.find((e) => e.id === message.eventId)!;
+      for (const s of subscriptions) {
+        if (!subscribesTo(s.events, message.type) || event.recordedAt < s.created_at) continue;
+        rows.push([s.id, message.eventId, message.type, message.bugId, event.position, message.body]);
+      }
+    }
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      if (rows.length > 0) {
+        await client.query(
+          `insert into webhooks.outbox (webhook_id, message_id, kind, type, bug_id, position, payload)
+           select w, m, 'event', t, b, p, body
+           from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) as x(w, m, t, b, p, body)
+           on conflict (webhook_id, message_id) where kind = 'event' do nothing`,
+          [0, 1, 2, 3, 4, 5].map((i) => rows.map((row) => row[i])),
+        );
+      }
+      await client.query(
+        `insert into projector.reactors (name, position) values ($1, $2)
+         on conflict (name) do update set position = excluded.position, updated_at = now()
+         where projector.reactors.position < excluded.position`,
+        [REACTOR, last.position],
+      );
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+    if (rows.length > 0) this.wake();
+    return rows.length;
+  }
+
+  private async deliverWhileLeading(): Promise<void> {
+    while (this.leader.isLeading) {
+      let sent = 0;
+      try {
+        sent = await this.deliverDue();
+        await this.sweepOccasionally();
+      } catch (error) {
+        this.options.logger.warn('webhook reactor: a delivery pass failed; trying again', {
+          error: (error as Error).message,
+        });
+      }
+      if (sent > 0) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, IDLE_MS);
+        timer.unref();
+        this.wakeDelivery = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeDelivery = null;
+    }
+  }
+
+  /** Sends what is due now: the oldest waiting message per webhook and bug. Answers how many went out. */
+  async deliverDue(): Promise<number> {
+    const { rows } = await this.pool.query<Due>(
+      `with heads as (
+         select distinct on (o.webhook_id, coalesce(o.bug_id, o.id::text)) o.*
+         from webhooks.outbox o
+         where o.state = 'pending'
+         order by o.webhook_id, coalesce(o.bug_id, o.id::text), o.position nulls first, o.id
+       )
+       select h.id, h.webhook_id, h.message_id, h.kind, h.type, h.payload, h.attempt, s.url, s.secret
+       from heads h join webhooks.subscriptions s on s.id = h.webhook_id
+       where h.next_at <= now() and (s.active or h.kind <> 'event')
+       order by h.next_at, h.id
+       limit 200`,
+    );
+    let next = 0;
+    const worker = async () => {
+      while (next < rows.length && this.leader.isLeading) await this.deliver(rows[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL, rows.length) }, worker));
+    return rows.length;
+  }
+
+  private async deliver(row: Due): Promise<void> {
+    const attempt = row.attempt + 1;
+    const outcome = await this.send(row);
+    const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    await this.pool.query(
+      `insert into webhooks.deliveries (id, webhook_id, outbox_id, event_id, type, attempt, status, error, duration_ms, response)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        randomUUID(),
+        row.webhook_id,
+        row.id,
+        row.message_id,
+        row.type,
+        attempt,
+        outcome.status,
+        outcome.error,
+        outcome.durationMs,
+        outcome.response,
+      ],
+    );
+    if (ok) {
+      await this.pool.query(`update webhooks.outbox set state = 'delivered', attempt = $2 where id = $1`, [
+        row.id,
+        attempt,
+      ]);
+      if (row.kind === 'event') {
+        await this.pool.query(
+          'update webhooks.subscriptions set failed_in_a_row = 0 where id = $1 and failed_in_a_row > 0',
+          [row.webhook_id],
+        );
+      }
+      return;
+    }
+    // Pings and redeliveries are tried once: the log tells the admin how it went.
+    if (row.kind !== 'event' || attempt >= webhookLimits.attempts) {
+      await this.pool.query(`update webhooks.outbox set state = 'failed', attempt = $2 where id = $1`, [
+        row.id,
+        attempt,
+      ]);
+      if (row.kind === 'event') await this.countFailedEvent(row);
+      return;
+    }
+    const waitMs = this.options.config.retryBaseMs * 2 ** (attempt - 1);
+    await this.pool.query(
+      `update webhooks.outbox set attempt = $2, next_at = now() + make_interval(secs => $3::double precision / 1000)
+       where id = $1`,
+      [row.id, attempt, waitMs],
+    );
+  }
+
+  /** One more event whose attempts all failed; at WEBHOOK_DISABLE_AFTER in a row the webhook goes off. */
+  private async countFailedEvent(row: Due): Promise<void> {
+    const { rows } = await this.pool.query<{ failed_in_a_row: number; url: string }>(
+      `update webhooks.subscriptions set failed_in_a_row = failed_in_a_row + 1,
+         active = case when failed_in_a_row + 1 >= $2 then false else active end
+       where id = $1 and active
+       returning failed_in_a_row, url`,
+      [row.webhook_id, this.options.config.disableAfter],
+    );
+    const counted = rows[0];
+    if (!counted || counted.failed_in_a_row < this.options.config.disableAfter) return;
+    this.options.logger.warn('webhook switched off: its receiver kept failing', { webhookId: row.webhook_id });
+    await this.commands.handle(
+      streams.webhook(row.webhook_id),
+      webhookDecider,
+      {
+        type: 'DisableWebhook',
+        data: { webhookId: row.webhook_id, url: counted.url, failedEvents: counted.failed_in_a_row },
+        metadata: { actor: null, now: new Date().toISOString() },
+      },
+      { actor: null, correlationId: randomUUID(), idempotencyKey: `webhook-disabled:${row.webhook_id}:${row.id}` },
+      { retryOnConflict: true },
+    );
+  }
+
+  /** One POST, signed as Standard Webhooks says; never throws (the outcome says what went wrong). */
+  async send(row: Pick<Due, 'url' | 'secret' | 'message_id' | 'payload'>): Promise<Outcome> {
+    const started = performance.now();
+    const done = (status: number | null, error: string | null, response = ''): Outcome => ({
+      status,
+      error,
+      response,
+      durationMs: Math.round(performance.now() - started),
+    });
+    let url: URL;
+    try {
+      url = new URL(row.url);
+      // A literal address never reaches a DNS lookup: judge it here; names are judged on connect.
+      await this.policy.check(url, async () => [], 'allow');
+    } catch (error) {
+      return done(null, (error as Error).message);
+    }
+    const timestamp = new Date();
+    const signature = new Webhook(row.secret).sign(row.message_id, timestamp, row.payload);
+    const body = Buffer.from(row.payload);
+    const client = url.protocol === 'https:' ? https : http;
+    return new Promise<Outcome>((resolve) => {
+      let settled = false;
+      const finish = (outcome: Outcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const request = client.request(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': body.byteLength,
+            'user-agent': 'Bugtrail-Webhooks/1',
+            'webhook-id': row.message_id,
+            'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+            'webhook-signature': signature,
+          },
+          lookup: this.policy.connectLookup(this.lookup, hostOf(url)) as never,
+          // One connection per message: a kept-alive socket would skip the address check.
+          agent: false,
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          response.on('data', (chunk: Buffer) => {
+            if (kept < webhookLimits.responseBytesKept) {
+              chunks.push(chunk.subarray(0, webhookLimits.responseBytesKept - kept));
+              kept += Math.min(chunk.byteLength, webhookLimits.responseBytesKept - kept);
+            }
+            if (kept >= webhookLimits.responseBytesKept) response.destroy();
+          });
+          const end = () => {
+            const status = response.statusCode ?? null;
+            const text = Buffer.concat(chunks).toString('utf8');
+            const isOk = status !== null && status >= 200 && status < 300;
+            finish(
+              done(
+                status,
+                isOk
+                  ? null
+                  : `HTTP ${status}${status && status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
+                text,
+              ),
+            );
+          };
+          response.on('end', end);
+          response.on('close', end);
+          response.on('error', end);
+        },
+      );
+      const timer = setTimeout(() => {
+        request.destroy(new Error(`no answer within ${webhookLimits.timeoutMs / 1000} s`));
+      }, webhookLimits.timeoutMs);
+      timer.unref();
+      request.on('error', (error) => finish(done(null, error.message)));
+      request.end(body);
+    });
+  }
+
+  private async sweepOccasionally(): Promise<void> {
+    if (Date.now() - this.lastSweep < 60 * 60 * 1000) return;
+    this.lastSweep = Date.now();
+    await this.pool.query(
+      `delete from webhooks.outbox where state <> 'pending' and created_at < now() - make_interval(days => $1)`,
+      [KEEP_DAYS],
+    );
+    await this.pool.query(`delete from webhooks.deliveries where at < now() - make_interval(days => $1)`, [KEEP_DAYS]);
+  }
+}
