@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@bugtrail/platform';
+import { isWriteApiRead, writeApiReadPaths } from '@bugtrail/write-api';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ALL_PARTS } from './system.js';
@@ -77,6 +78,27 @@ describe('the deploy files agree with the launcher', () => {
     }
     // Node.js 20 is past its end of life: the image runs the active LTS (24).
     for (const from of dockerfile.matchAll(/^FROM node:(\d+)/gm)) expect(Number(from[1])).toBeGreaterThanOrEqual(24);
+  });
+
+  it("nginx sends write-api's GETs (writeApiReadPaths) to write-api, as the in-process split does", () => {
+    const nginx = read('deploy/nginx.conf');
+    const toWriteApi = [...nginx.matchAll(/location\s+(~\s+(\S+)|=\s+(\S+)|(\S+))\s*\{([^}]*)\}/g)]
+      .filter((block) => /proxy_pass http:\/\/write_api;/.test(block[5] ?? ''))
+      .map(
+        ([, , regex, exact, prefix]) =>
+          (path: string) =>
+            regex ? new RegExp(regex).test(path) : exact ? path === exact : path.startsWith(prefix!),
+      );
+    for (const base of writeApiReadPaths) {
+      for (const path of [base, `${base}/some-id`]) {
+        expect(isWriteApiRead(path), path).toBe(true);
+        expect(
+          toWriteApi.some((matches) => matches(path)),
+          `nginx routes GET ${path} to write-api`,
+        ).toBe(true);
+      }
+    }
+    expect(toWriteApi.some((matches) => matches('/api/bugs'))).toBe(false);
   });
 
   it('the replicas share the uploads folder (ADR 005)', () => {

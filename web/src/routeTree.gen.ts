@@ -29,6 +29,7 @@ import { Route as AdminDashboardRouteImport } from './routes/admin/dashboard'
 import { Route as AdminFlowRouteImport } from './routes/admin/flow'
 import { Route as AdminUpdateBugRouteImport } from './routes/admin/update-bug'
 import { Route as AdminUsersRouteImport } from './routes/admin/users'
+import { Route as AdminWebhooksRouteImport } from './routes/admin/webhooks'
 import { Route as AuditorIndexRouteImport } from './routes/auditor/index'
 import { Route as AuditorDashboardRouteImport } from './routes/auditor/dashboard'
 import { Route as AuditorFlowRouteImport } from './routes/auditor/flow'
@@ -152,6 +153,11 @@ const AdminUpdateBugRoute = AdminUpdateBugRouteImport.update({
 const AdminUsersRoute = AdminUsersRouteImport.update({
   id: '/users',
   path: '/users',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminWebhooksRoute = AdminWebhooksRouteImport.update({
+  id: '/webhooks',
+  path: '/webhooks',
   getParentRoute: () => AdminRoute,
 } as any)
 const AuditorIndexRoute = AuditorIndexRouteImport.update({
@@ -297,6 +303,7 @@ export interface FileRoutesByFullPath {
   '/admin/flow': typeof AdminFlowRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/webhooks': typeof AdminWebhooksRoute
   '/auditor/dashboard': typeof AuditorDashboardRoute
   '/auditor/flow': typeof AuditorFlowRoute
   '/bugs/$number': typeof BugsNumberRoute
@@ -338,6 +345,7 @@ export interface FileRoutesByTo {
   '/admin/flow': typeof AdminFlowRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/webhooks': typeof AdminWebhooksRoute
   '/auditor/dashboard': typeof AuditorDashboardRoute
   '/auditor/flow': typeof AuditorFlowRoute
   '/bugs/$number': typeof BugsNumberRoute
@@ -385,6 +393,7 @@ export interface FileRoutesById {
   '/admin/flow': typeof AdminFlowRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/webhooks': typeof AdminWebhooksRoute
   '/auditor/dashboard': typeof AuditorDashboardRoute
   '/auditor/flow': typeof AuditorFlowRoute
   '/bugs/$number': typeof BugsNumberRoute
@@ -433,6 +442,7 @@ export interface FileRouteTypes {
     | '/admin/flow'
     | '/admin/update-bug'
     | '/admin/users'
+    | '/admin/webhooks'
     | '/auditor/dashboard'
     | '/auditor/flow'
     | '/bugs/$number'
@@ -474,6 +484,7 @@ export interface FileRouteTypes {
     | '/admin/flow'
     | '/admin/update-bug'
     | '/admin/users'
+    | '/admin/webhooks'
     | '/auditor/dashboard'
     | '/auditor/flow'
     | '/bugs/$number'
@@ -520,6 +531,7 @@ export interface FileRouteTypes {
     | '/admin/flow'
     | '/admin/update-bug'
     | '/admin/users'
+    | '/admin/webhooks'
     | '/auditor/dashboard'
     | '/auditor/flow'
     | '/bugs/$number'
@@ -706,6 +718,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminUsersRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/webhooks': {
+      id: '/admin/webhooks'
+      path: '/webhooks'
+      fullPath: '/admin/webhooks'
+      preLoaderRoute: typeof AdminWebhooksRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/auditor/': {
       id: '/auditor/'
       path: '/'
@@ -884,6 +903,7 @@ interface AdminRouteChildren {
   AdminFlowRoute: typeof AdminFlowRoute
   AdminUpdateBugRoute: typeof AdminUpdateBugRoute
   AdminUsersRoute: typeof AdminUsersRoute
+  AdminWebhooksRoute: typeof AdminWebhooksRoute
   AdminIndexRoute: typeof AdminIndexRoute
   AdminBugsBugIdRoute: typeof AdminBugsBugIdRoute
   AdminBugsIndexRoute: typeof AdminBugsIndexRoute
@@ -896,6 +916,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminFlowRoute: AdminFlowRoute,
   AdminUpdateBugRoute: AdminUpdateBugRoute,
   AdminUsersRoute: AdminUsersRoute,
+  AdminWebhooksRoute: AdminWebhooksRoute,
   AdminIndexRoute: AdminIndexRoute,
   AdminBugsBugIdRoute: AdminBugsBugIdRoute,
   AdminBugsIndexRoute: AdminBugsIndexRoute,

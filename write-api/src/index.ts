@@ -1,4 +1,4 @@
-export { createWriteApi, isWriteApiRead } from './app.js';
+export { createWriteApi, isWriteApiRead, writeApiReadPaths } from './app.js';
 export { Accounts } from './auth/accounts.js';
 export { InviteCodes } from './auth/invite-codes.js';
 export { writeApiMigrations } from './auth/migrations.js';

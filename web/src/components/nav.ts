@@ -9,6 +9,7 @@ import {
   MessageSquare,
   RefreshCw,
   Users,
+  Webhook,
 } from 'lucide-react';
 import type { Role } from '../lib/types';
 
@@ -22,6 +23,7 @@ export const navByRole: Record<Role, NavEntry[]> = {
     { to: '/admin/bugs', label: 'Manage Bugs', icon: Bug },
     { to: '/admin/users', label: 'Team Members', icon: Users },
     { to: '/admin/chats', label: 'Chats', icon: MessageSquare },
+    { to: '/admin/webhooks', label: 'Webhooks', icon: Webhook },
   ],
   tester: [
     { to: '/tester/dashboard', label: 'Dashboard', icon: LayoutDashboard },

@@ -6,13 +6,13 @@ import {
   apiTokenMessages,
 } from '@bugtrail/domain/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Check, Copy, KeyRound, Trash2 } from 'lucide-react';
+import { KeyRound, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { ApiError, api, messageOf } from '../../lib/api';
-import { copyText } from '../../lib/clipboard';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { ConfirmModal } from '../confirm-modal';
+import { CopyField } from '../copy-field';
 import { Button } from '../ui/button';
 import { Card, CardHeader } from '../ui/card';
 import { SelectField, TextField } from '../ui/field';
@@ -43,7 +43,6 @@ export function TokensCard() {
   const [expiresInDays, setExpiresInDays] = useState(String(apiTokenLimits.expiresInDaysDefault));
   const [errors, setErrors] = useState<Errors>({});
   const [created, setCreated] = useState<Created | null>(null);
-  const [copied, setCopied] = useState(false);
   const [revoking, setRevoking] = useState<ApiTokenDto | null>(null);
 
   const create = useMutation({
@@ -51,7 +50,6 @@ export function TokensCard() {
       api<Created>('/api/tokens', { method: 'POST', body }),
     onSuccess: (answer) => {
       setCreated(answer);
-      setCopied(false);
       setName('');
       void queryClient.invalidateQueries({ queryKey: tokensQueryKey });
     },
@@ -87,14 +85,6 @@ export function TokensCard() {
     if (trimmed.length > apiTokenLimits.nameMax) return setErrors({ name: apiTokenMessages.nameTooLong });
     setErrors({});
     create.mutate({ name: trimmed, scope, expiresInDays: Number(expiresInDays) });
-  };
-
-  const copy = async () => {
-    if (!created) return;
-    if (await copyText(created.secret)) {
-      setCopied(true);
-      notify.success('Token copied');
-    } else notify.error('Could not copy. Please select the token and copy it by hand');
   };
 
   const list = tokens.data?.tokens ?? [];
@@ -147,21 +137,8 @@ export function TokensCard() {
               Bugtrail keeps just a fingerprint of it. Send it as{' '}
               <code className="font-mono">Authorization: Bearer {API_TOKEN_PREFIX}…</code>
             </p>
-            <div className="flex flex-wrap items-center gap-2">
-              <input
-                readOnly
-                aria-label="New token"
-                value={created.secret}
-                onFocus={(event) => event.currentTarget.select()}
-                className="h-10 w-full min-w-0 rounded-md border sm:w-auto sm:flex-1 border-lime-200 bg-white px-3 font-mono text-xs text-slate-900"
-              />
-              <Button
-                variant="secondary"
-                onClick={copy}
-                icon={copied ? <Check className="size-4" /> : <Copy className="size-4" />}
-              >
-                {copied ? 'Copied' : 'Copy'}
-              </Button>
+            <CopyField label="New token" value={created.secret} copiedMessage="Token copied" />
+            <div className="flex justify-end">
               <Button variant="secondary" onClick={() => setCreated(null)}>
                 Done
               </Button>

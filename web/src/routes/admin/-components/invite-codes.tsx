@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Plus, Ticket } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { CopyField } from '../../../components/copy-field';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -11,7 +12,6 @@ import { messageOf } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { useErrorToast } from '../../../lib/use-error-toast';
-import { CopyField } from './copy-field';
 import {
   type InviteCode,
   inviteCodesQuery,

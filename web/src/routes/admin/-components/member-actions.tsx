@@ -1,13 +1,13 @@
 import { KeyRound, UserCheck, UserX } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { CopyField } from '../../../components/copy-field';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
 import { messageOf } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import type { TeamMember } from '../../../lib/types';
-import { CopyField } from './copy-field';
 import { type ResetLink, useCreateResetLink, useDeactivateUser, useReactivateUser } from './team-api';
 
 /**

@@ -1,9 +1,9 @@
 import { Check, Copy } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { cx } from '../../../components/ui/cx';
-import { controlClass } from '../../../components/ui/field';
-import { notify } from '../../../lib/notify';
+import { notify } from '../lib/notify';
+import { Button } from './ui/button';
+import { cx } from './ui/cx';
+import { controlClass } from './ui/field';
 
 /**
  * A secret to pass on (a reset link, an invite code) in a read-only box with a Copy
