@@ -14,6 +14,7 @@ import { httpSuite } from './http.js';
 import { latencySuite } from './latency.js';
 import { triageSuite } from './triage.js';
 import type { BenchContext, BenchRow, BenchSuite } from './types.js';
+import { webhooksSuite } from './webhooks.js';
 
 const suites = (root: string): BenchSuite[] => [
   eventStoreSuite,
@@ -24,6 +25,7 @@ const suites = (root: string): BenchSuite[] => [
   auditSuite(root),
   analyticsSuite(root),
   triageSuite(root),
+  webhooksSuite,
   bundleSuite(root),
 ];
 

@@ -28,10 +28,12 @@ export type WebhookMessage = { eventId: string; type: WebhookEventType; bugId: s
  * The body of each event's delivery (api.md "Integrations"): `{ type, timestamp, data: { bug,
  * actor, changes, comment } }`, with `bug` as an admin reads it right after the event (its
  * stream folded up to it; just before it for `bug.deleted`), built once when the event is
- * queued, so every retry and redelivery sends the same bytes.
+ * queued, so every retry and redelivery sends the same bytes. `events` are the batch's events
+ * wanted by some webhook; `batch` the whole batch they come from.
  */
 export async function webhookMessages(
   events: readonly RecordedEvent[],
+  batch: readonly RecordedEvent[],
   store: EventStore,
   pool: pg.Pool,
 ): Promise<WebhookMessage[]> {
@@ -39,7 +41,22 @@ export async function webhookMessages(
   if (typed.length === 0) return [];
   const bugIds = [...new Set(typed.map((e) => (e.data as { bugId: string }).bugId))];
   const histories = new Map<string, RecordedEvent[]>();
-  for (const bugId of bugIds) histories.set(bugId, await store.readStream(streams.bug(bugId)));
+  // A bug born in this batch is all here (a new report, the common case): no read needed.
+  const toRead: string[] = [];
+  for (const bugId of bugIds) {
+    const here = batch.filter((e) => e.streamId === streams.bug(bugId));
+    const whole = here.every((e, i) => e.revision === i);
+    if (whole && here.length > 0) histories.set(bugId, here);
+    else toRead.push(bugId);
+  }
+  // The others' streams, a few reads at a time.
+  let next = 0;
+  const reader = async () => {
+    for (let bugId = toRead[next++]; bugId; bugId = toRead[next++]) {
+      histories.set(bugId, await store.readStream(streams.bug(bugId)));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, toRead.length) }, reader));
 
   const userIds = new Set<string>();
   for (const e of typed) if (e.metadata.actorId) userIds.add(e.metadata.actorId);

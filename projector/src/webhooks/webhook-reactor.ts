@@ -27,7 +27,7 @@ import { webhookMessages } from './webhook-payloads.js';
 const LEADER_LOCK = 7310080;
 const REACTOR = 'webhooks';
 /** Messages sent at once, to different webhooks or bugs (one bug's go one after another). */
-const PARALLEL = 16;
+const PARALLEL = 32;
 /** The longest the delivery loop sleeps when nothing is due (a wake-up cuts it short). */
 const IDLE_MS = 1000;
 /** Delivered and failed messages are kept this long (their bodies serve redeliveries), then swept. */
@@ -125,6 +125,8 @@ export class WebhookReactor {
       void this.subscription?.close();
       this.wake();
     });
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
   }
 
   private wake(): void {
@@ -170,7 +172,7 @@ export class WebhookReactor {
     const wanted = typed.filter((e) =>
       subscriptions.some((s) => subscribesTo(s.events, webhookTypeOf(e.type)!) && e.recordedAt >= s.created_at),
     );
-    const messages = await webhookMessages(wanted, this.store, this.pool);
+    const messages = await webhookMessages(wanted, batch, this.store, this.pool);
     const rows: unknown[][] = [];
     for (const message of messages) {
       const event = wanted.find((e) => e.id === message.eventId)!;
@@ -245,7 +247,7 @@ export class WebhookReactor {
        from heads h join webhooks.subscriptions s on s.id = h.webhook_id
        where h.next_at <= now() and (s.active or h.kind <> 'event')
        order by h.next_at, h.id
-       limit 200`,
+       limit 500`,
     );
     let next = 0;
     const worker = async () => {
@@ -259,9 +261,23 @@ export class WebhookReactor {
     const attempt = row.attempt + 1;
     const outcome = await this.send(row);
     const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    // Pings and redeliveries are tried once: the log tells the admin how it went.
+    const gaveUp = !ok && (row.kind !== 'event' || attempt >= webhookLimits.attempts);
+    const state = ok ? 'delivered' : gaveUp ? 'failed' : 'pending';
+    const retryInMs = this.options.config.retryBaseMs * 2 ** (attempt - 1);
+    // The attempt's log line, the message's new state and (after a 2xx) the webhook's count of
+    // failures, in one statement.
     await this.pool.query(
-      `insert into webhooks.deliveries (id, webhook_id, outbox_id, event_id, type, attempt, status, error, duration_ms, response)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      `with logged as (
+         insert into webhooks.deliveries (id, webhook_id, outbox_id, event_id, type, attempt, status, error, duration_ms, response)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ), moved as (
+         update webhooks.outbox set state = $11, attempt = $6,
+           next_at = case when $11 = 'pending' then now() + make_interval(secs => $12::double precision / 1000) else next_at end
+         where id = $3
+       )
+       update webhooks.subscriptions set failed_in_a_row = 0
+       where $13 and id = $2 and failed_in_a_row > 0`,
       [
         randomUUID(),
         row.webhook_id,
@@ -273,36 +289,12 @@ export class WebhookReactor {
         outcome.error,
         outcome.durationMs,
         outcome.response,
+        state,
+        retryInMs,
+        ok && row.kind === 'event',
       ],
     );
-    if (ok) {
-      await this.pool.query(`update webhooks.outbox set state = 'delivered', attempt = $2 where id = $1`, [
-        row.id,
-        attempt,
-      ]);
-      if (row.kind === 'event') {
-        await this.pool.query(
-          'update webhooks.subscriptions set failed_in_a_row = 0 where id = $1 and failed_in_a_row > 0',
-          [row.webhook_id],
-        );
-      }
-      return;
-    }
-    // Pings and redeliveries are tried once: the log tells the admin how it went.
-    if (row.kind !== 'event' || attempt >= webhookLimits.attempts) {
-      await this.pool.query(`update webhooks.outbox set state = 'failed', attempt = $2 where id = $1`, [
-        row.id,
-        attempt,
-      ]);
-      if (row.kind === 'event') await this.countFailedEvent(row);
-      return;
-    }
-    const waitMs = this.options.config.retryBaseMs * 2 ** (attempt - 1);
-    await this.pool.query(
-      `update webhooks.outbox set attempt = $2, next_at = now() + make_interval(secs => $3::double precision / 1000)
-       where id = $1`,
-      [row.id, attempt, waitMs],
-    );
+    if (gaveUp && row.kind === 'event') await this.countFailedEvent(row);
   }
 
   /** One more event whose attempts all failed; at WEBHOOK_DISABLE_AFTER in a row the webhook goes off. */
@@ -328,6 +320,19 @@ export class WebhookReactor {
       { actor: null, correlationId: randomUUID(), idempotencyKey: `webhook-disabled:${row.webhook_id}:${row.id}` },
       { retryOnConflict: true },
     );
+  }
+
+  /** Kept-alive connections per receiver origin (few: webhooks are at most 100). */
+  private readonly agents = new Map<string, http.Agent>();
+
+  private agentFor(url: URL): http.Agent {
+    let agent = this.agents.get(url.origin);
+    if (!agent) {
+      const options = { keepAlive: true, maxSockets: PARALLEL, timeout: webhookLimits.timeoutMs };
+      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      this.agents.set(url.origin, agent);
+    }
+    return agent;
   }
 
   /** One POST, signed as Standard Webhooks says; never throws (the outcome says what went wrong). */
@@ -371,9 +376,9 @@ export class WebhookReactor {
             'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
             'webhook-signature': signature,
           },
+          // Each new connection is checked on the address it connects to; a kept-alive one was.
           lookup: this.policy.connectLookup(this.lookup, hostOf(url)) as never,
-          // One connection per message: a kept-alive socket would skip the address check.
-          agent: false,
+          agent: this.agentFor(url),
         },
         (response) => {
           const chunks: Buffer[] = [];
