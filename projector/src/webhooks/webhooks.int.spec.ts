@@ -199,6 +199,18 @@ describe('outgoing webhooks', () => {
     ).toBe(404);
   });
 
+  it('follows no redirect: a 3xx is a failed attempt, logged as such', async () => {
+    const hook = await receiver({ answer: () => 307 });
+    const webhook = await subscribe(hook);
+    expect((await api.post(`/api/webhooks/${webhook._id}/ping`, {}, admin.token)).status).toBe(202);
+    const log = await eventually(async () => {
+      const { body } = await api.get(`/api/webhooks/${webhook._id}/deliveries`, admin.token);
+      return body.deliveries[0] ?? null;
+    });
+    expect(log).toMatchObject({ type: 'ping', status: 307, error: 'HTTP 307 (redirects are not followed)' });
+    expect(hook.received).toHaveLength(1);
+  });
+
   it('refuses URLs that are not public addresses, in any notation', async () => {
     for (const url of [
       'http://10.0.0.8/hook',
