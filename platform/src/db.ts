@@ -85,3 +85,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     message,
   );
 }
+
+/** Runs `work` in one transaction on one client: committed when it resolves, rolled back when it throws. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

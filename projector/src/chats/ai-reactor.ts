@@ -26,6 +26,7 @@ import {
 import { type Kysely, type Migration, sql } from 'kysely';
 import type pg from 'pg';
 import { LeaderLoop } from '../runtime/leader-loop.js';
+import { startAtHeadOnFirstRun } from '../runtime/reactor-checkpoint.js';
 import { type AiAnswer, AiAssistant, type AnswerInput } from './ai/assistant.js';
 import { AiProviders } from './ai/providers.js';
 
@@ -142,11 +143,7 @@ export class ChatAiReactor {
    * assistant existed get no answer. Call before accepting commands.
    */
   async prepare(): Promise<void> {
-    const head = await this.store.headPosition();
-    await this.pool.query(
-      'insert into projector.reactors (name, position) values ($1, $2) on conflict (name) do nothing',
-      [REACTOR, head],
-    );
+    await startAtHeadOnFirstRun(this.store, this.pool, REACTOR);
   }
 
   start(): void {

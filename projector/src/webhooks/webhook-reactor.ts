@@ -9,12 +9,13 @@ import {
   webhookLimits,
   webhookTypeOf,
 } from '@bugtrail/domain';
-import type { CommandHandler, EventStore, Position, RecordedEvent } from '@bugtrail/eventstore';
+import type { CommandHandler, EventStore, RecordedEvent } from '@bugtrail/eventstore';
 import {
   AddressPolicy,
   type ChangeFeed,
   type DnsLookup,
   hostOf,
+  inTransaction,
   type Logger,
   systemLookup,
   type WebhookConfig,
@@ -22,6 +23,7 @@ import {
 import type pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { LeaderLoop } from '../runtime/leader-loop.js';
+import { reactorPosition, startAtHeadOnFirstRun } from '../runtime/reactor-checkpoint.js';
 import { webhookMessages } from './webhook-payloads.js';
 
 const LEADER_LOCK = 7310080;
@@ -108,11 +110,7 @@ export class WebhookReactor {
 
   /** On the very first start, begin at the store's head: webhooks hear only what happens after. */
   async prepare(): Promise<void> {
-    const head = await this.store.headPosition();
-    await this.pool.query(
-      'insert into projector.reactors (name, position) values ($1, $2) on conflict (name) do nothing',
-      [REACTOR, head],
-    );
+    await startAtHeadOnFirstRun(this.store, this.pool, REACTOR);
   }
 
   start(): void {
@@ -138,12 +136,9 @@ export class WebhookReactor {
   }
 
   private async follow(): Promise<void> {
-    const { rows } = await this.pool.query<{ position: string }>(
-      'select position from projector.reactors where name = $1',
-      [REACTOR],
-    );
-    if (!this.leader.isLeading) return;
-    const subscription = this.store.subscribe(rows[0]?.position as Position, {
+    const from = await reactorPosition(this.pool, REACTOR);
+    if (!this.leader.isLeading || !from) return;
+    const subscription = this.store.subscribe(from, {
       batchSize: this.options.batchSize ?? 500,
     });
     this.subscription = subscription;
@@ -181,9 +176,7 @@ export class WebhookReactor {
         rows.push([s.id, message.eventId, message.type, message.bugId, event.position, message.body]);
       }
     }
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    await inTransaction(this.pool, async (client) => {
       if (rows.length > 0) {
         await client.query(
           `insert into webhooks.outbox (webhook_id, message_id, kind, type, bug_id, position, payload)
@@ -199,13 +192,7 @@ export class WebhookReactor {
          where projector.reactors.position < excluded.position`,
         [REACTOR, last.position],
       );
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
     if (rows.length > 0) this.wake();
     return rows.length;
   }

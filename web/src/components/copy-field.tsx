@@ -1,5 +1,5 @@
 import { Check, Copy } from 'lucide-react';
-import { useId, useRef, useState } from 'react';
+import { type ReactNode, useId, useRef, useState } from 'react';
 import { notify } from '../lib/notify';
 import { Button } from './ui/button';
 import { cx } from './ui/cx';
@@ -90,6 +90,36 @@ export function CopyField({
           {hint}
         </p>
       ) : null}
+    </div>
+  );
+}
+
+/** A secret the server answers once (an API token, a webhook's signing secret): what it is, the secret to copy, Done. */
+export function SecretShownOnce({
+  children,
+  label,
+  value,
+  copiedMessage,
+  onDone,
+}: {
+  children: ReactNode;
+  label: string;
+  value: string;
+  copiedMessage: string;
+  onDone: () => void;
+}) {
+  return (
+    <div
+      role="status"
+      className="space-y-3 rounded-xl border border-lime-200 bg-lime-50 px-5 py-4 text-sm text-lime-900"
+    >
+      <p>{children}</p>
+      <CopyField label={label} value={value} copiedMessage={copiedMessage} />
+      <div className="flex justify-end">
+        <Button variant="secondary" onClick={onDone}>
+          Done
+        </Button>
+      </div>
     </div>
   );
 }

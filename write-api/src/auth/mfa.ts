@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { ConflictError, RateLimitedError, UnauthorizedError, ValidationError } from '@bugtrail/domain';
+import { inTransaction } from '@bugtrail/platform';
 import { Secret, TOTP } from 'otpauth';
 import type pg from 'pg';
 import { tooManyAttempts } from './rate-limits.js';
@@ -219,19 +220,11 @@ export async function enable(pool: pg.Pool, userId: string, code: string, at: Da
 
 /** MFA off: the secret, the recovery codes and any open challenge go. */
 export async function disable(pool: pg.Pool, userId: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  await inTransaction(pool, async (client) => {
     await client.query('delete from auth.mfa_challenges where user_id = $1', [userId]);
     await client.query('delete from auth.mfa_recovery_codes where user_id = $1', [userId]);
     await client.query('delete from auth.mfa where user_id = $1', [userId]);
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export type MfaChallengeAnswer = { mfaRequired: true; mfaToken: string };

@@ -16,6 +16,7 @@ import {
 import {
   AddressPolicy,
   type AuthEnv,
+  inTransaction,
   NotPublicAddressError,
   readJson,
   requireAuth,
@@ -137,19 +138,11 @@ export function createWebhookRoutes(deps: WriteApiDeps) {
 
   app.delete('/:id', async (c) => {
     const { id } = await load(c.req.param('id'));
-    const client = await deps.pool.connect();
-    try {
-      await client.query('begin');
+    await inTransaction(deps.pool, async (client) => {
       await client.query('delete from webhooks.subscriptions where id = $1', [id]);
       await client.query('delete from webhooks.outbox where webhook_id = $1', [id]);
       await client.query('delete from webhooks.deliveries where webhook_id = $1', [id]);
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
     return c.body(null, 204);
   });
 

@@ -12,7 +12,7 @@ import { ApiError, api, messageOf } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { ConfirmModal } from '../confirm-modal';
-import { CopyField } from '../copy-field';
+import { SecretShownOnce } from '../copy-field';
 import { Button } from '../ui/button';
 import { Card, CardHeader } from '../ui/card';
 import { SelectField, TextField } from '../ui/field';
@@ -128,22 +128,16 @@ export function TokensCard() {
         </form>
 
         {created ? (
-          <div
-            role="status"
-            className="space-y-2 rounded-lg border border-lime-200 bg-lime-50 px-4 py-3 text-sm text-lime-900"
+          <SecretShownOnce
+            label="New token"
+            value={created.secret}
+            copiedMessage="Token copied"
+            onDone={() => setCreated(null)}
           >
-            <p>
-              <span className="font-semibold">Copy “{created.token.name}” now.</span> It is shown only this once;
-              Bugtrail keeps just a fingerprint of it. Send it as{' '}
-              <code className="font-mono">Authorization: Bearer {API_TOKEN_PREFIX}…</code>
-            </p>
-            <CopyField label="New token" value={created.secret} copiedMessage="Token copied" />
-            <div className="flex justify-end">
-              <Button variant="secondary" onClick={() => setCreated(null)}>
-                Done
-              </Button>
-            </div>
-          </div>
+            <span className="font-semibold">Copy “{created.token.name}” now.</span> It is shown only this once; Bugtrail
+            keeps just a fingerprint of it. Send it as{' '}
+            <code className="font-mono">Authorization: Bearer {API_TOKEN_PREFIX}…</code>
+          </SecretShownOnce>
         ) : null}
 
         {tokens.isError ? (

@@ -10,7 +10,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { Power, Radio, RotateCcw, Send, Trash2, Webhook } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { ConfirmModal } from '../../components/confirm-modal';
-import { CopyField } from '../../components/copy-field';
+import { SecretShownOnce } from '../../components/copy-field';
 import { PageHeader } from '../../components/page-header';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -66,21 +66,15 @@ function WebhooksPage() {
       <div className="grid max-w-4xl grid-cols-[minmax(0,1fr)] gap-6">
         <NewWebhook onCreated={setCreated} />
         {created ? (
-          <div
-            role="status"
-            className="space-y-3 rounded-xl border border-lime-200 bg-lime-50 px-5 py-4 text-sm text-lime-900"
+          <SecretShownOnce
+            label="Signing secret"
+            value={created.secret}
+            copiedMessage="Secret copied"
+            onDone={() => setCreated(null)}
           >
-            <p>
-              <span className="font-semibold">Webhook added.</span> Copy its signing secret now: it is shown only this
-              once. Receivers verify <code className="font-mono">webhook-signature</code> with it.
-            </p>
-            <CopyField label="Signing secret" value={created.secret} copiedMessage="Secret copied" />
-            <div className="flex justify-end">
-              <Button variant="secondary" onClick={() => setCreated(null)}>
-                Done
-              </Button>
-            </div>
-          </div>
+            <span className="font-semibold">Webhook added.</span> Copy its signing secret now: it is shown only this
+            once. Receivers verify <code className="font-mono">webhook-signature</code> with it.
+          </SecretShownOnce>
         ) : null}
         {webhooks.isError ? (
           <Card className="px-5 py-4 text-sm text-rose-600">
