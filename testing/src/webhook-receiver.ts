@@ -22,7 +22,9 @@ export type Answer = number | 'hang';
  * package (what any receiver that verifies Standard Webhooks runs). `answer` decides each
  * reply; by default 200.
  */
-export async function startWebhookReceiver(options: { answer?: (message: ReceivedWebhook, n: number) => Answer } = {}) {
+export async function startWebhookReceiver(
+  options: { answer?: (message: ReceivedWebhook, n: number) => Answer; body?: string } = {},
+) {
   let secret: string | null = null;
   const received: ReceivedWebhook[] = [];
   const hanging = new Set<http.ServerResponse>();
@@ -57,7 +59,7 @@ export async function startWebhookReceiver(options: { answer?: (message: Receive
         return;
       }
       message.status = answer;
-      res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'not now');
+      res.writeHead(answer, { 'content-type': 'text/plain' }).end(options.body ?? (answer < 300 ? 'ok' : 'not now'));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -58,7 +58,9 @@ export class AddressPolicy {
     if (this.ranges.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits))) {
       return true;
     }
-    return address.range() === 'unicast';
+    if (address.range() !== 'unicast') return false;
+    // IPv6: only global unicast (2000::/3); `::7f00:1` (IPv4-compatible) and the like are not.
+    return address.kind() === 'ipv4' || address.match(GLOBAL_UNICAST_V6);
   }
 
   /**
@@ -116,6 +118,8 @@ export class AddressPolicy {
     };
   }
 }
+
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 /** A resolver that does not answer in time counts as no answer. */
 const LOOKUP_TIMEOUT_MS = 3000;

@@ -23,6 +23,8 @@ describe('AddressPolicy (webhook URLs)', () => {
     'http://[::1]/',
     'http://[::ffff:127.0.0.1]/',
     'http://[::ffff:a9fe:a9fe]/',
+    'http://[::127.0.0.1]/',
+    'http://[::a9fe:a9fe]/',
     'http://10.1.2.3/',
     'http://172.16.0.1/',
     'http://192.168.1.1/',

@@ -131,20 +131,36 @@ export class WebhookReactor {
     this.wakeDelivery?.();
   }
 
+  /**
+   * One term of leadership: queueing and sending run side by side and end together. If
+   * either fails, the other is told to stop and awaited, so no sender of an older term is
+   * still at work when the next term starts (it would send the same messages again).
+   */
   private async lead(): Promise<void> {
-    await Promise.all([this.follow(), this.deliverWhileLeading()]);
+    const term = { ended: false };
+    const endTerm = () => {
+      term.ended = true;
+      void this.subscription?.close();
+      this.wake();
+    };
+    const results = await Promise.allSettled([
+      this.follow(term).finally(endTerm),
+      this.deliverWhileLeading(term).finally(endTerm),
+    ]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
-  private async follow(): Promise<void> {
+  private async follow(term: { ended: boolean }): Promise<void> {
     const from = await reactorPosition(this.pool, REACTOR);
-    if (!this.leader.isLeading || !from) return;
+    if (!this.leader.isLeading || term.ended || !from) return;
     const subscription = this.store.subscribe(from, {
       batchSize: this.options.batchSize ?? 500,
     });
     this.subscription = subscription;
     try {
       for await (const batch of subscription) {
-        if (!this.leader.isLeading) break;
+        if (!this.leader.isLeading || term.ended) break;
         await this.queue(batch);
       }
     } finally {
@@ -179,9 +195,11 @@ export class WebhookReactor {
     await inTransaction(this.pool, async (client) => {
       if (rows.length > 0) {
         await client.query(
+          // Only for webhooks still there and on (one deleted meanwhile gets nothing).
           `insert into webhooks.outbox (webhook_id, message_id, kind, type, bug_id, position, payload)
            select w, m, 'event', t, b, p, body
            from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) as x(w, m, t, b, p, body)
+           join webhooks.subscriptions s on s.id = x.w and s.active
            on conflict (webhook_id, message_id) where kind = 'event' do nothing`,
           [0, 1, 2, 3, 4, 5].map((i) => rows.map((row) => row[i])),
         );
@@ -197,11 +215,11 @@ export class WebhookReactor {
     return rows.length;
   }
 
-  private async deliverWhileLeading(): Promise<void> {
-    while (this.leader.isLeading) {
+  private async deliverWhileLeading(term: { ended: boolean }): Promise<void> {
+    while (this.leader.isLeading && !term.ended) {
       let sent = 0;
       try {
-        sent = await this.deliverDue();
+        sent = await this.deliverDue(term);
         await this.sweepOccasionally();
       } catch (error) {
         this.options.logger.warn('webhook reactor: a delivery pass failed; trying again', {
@@ -222,7 +240,7 @@ export class WebhookReactor {
   }
 
   /** Sends what is due now: the oldest waiting message per webhook and bug. Answers how many went out. */
-  async deliverDue(): Promise<number> {
+  async deliverDue(term: { ended: boolean } = { ended: false }): Promise<number> {
     const { rows } = await this.pool.query<Due>(
       `with heads as (
          select distinct on (o.webhook_id, coalesce(o.bug_id, o.id::text)) o.*
@@ -237,10 +255,21 @@ export class WebhookReactor {
        limit 500`,
     );
     let next = 0;
+    // Every worker ends before the pass does: a row still on its way is never picked up twice.
     const worker = async () => {
-      while (next < rows.length && this.leader.isLeading) await this.deliver(rows[next++]!);
+      while (next < rows.length && this.leader.isLeading && !term.ended) {
+        const row = rows[next++]!;
+        try {
+          await this.deliver(row);
+        } catch (error) {
+          this.options.logger.warn('webhook reactor: could not record a delivery; it goes again', {
+            webhookId: row.webhook_id,
+            error: (error as Error).message,
+          });
+        }
+      }
     };
-    await Promise.all(Array.from({ length: Math.min(PARALLEL, rows.length) }, worker));
+    await Promise.allSettled(Array.from({ length: Math.min(PARALLEL, rows.length) }, worker));
     return rows.length;
   }
 
@@ -284,14 +313,17 @@ export class WebhookReactor {
     if (gaveUp && row.kind === 'event') await this.countFailedEvent(row);
   }
 
-  /** One more event whose attempts all failed; at WEBHOOK_DISABLE_AFTER in a row the webhook goes off. */
+  /**
+   * One more event whose attempts all failed; at WEBHOOK_DISABLE_AFTER in a row the webhook is
+   * announced as switched off (an idempotent append: a failed one is tried again at the next
+   * failed event), and only then switched off, so the admins always hear of it.
+   */
   private async countFailedEvent(row: Due): Promise<void> {
     const { rows } = await this.pool.query<{ failed_in_a_row: number; url: string }>(
-      `update webhooks.subscriptions set failed_in_a_row = failed_in_a_row + 1,
-         active = case when failed_in_a_row + 1 >= $2 then false else active end
+      `update webhooks.subscriptions set failed_in_a_row = failed_in_a_row + 1
        where id = $1 and active
        returning failed_in_a_row, url`,
-      [row.webhook_id, this.options.config.disableAfter],
+      [row.webhook_id],
     );
     const counted = rows[0];
     if (!counted || counted.failed_in_a_row < this.options.config.disableAfter) return;
@@ -304,9 +336,15 @@ export class WebhookReactor {
         data: { webhookId: row.webhook_id, url: counted.url, failedEvents: counted.failed_in_a_row },
         metadata: { actor: null, now: new Date().toISOString() },
       },
-      { actor: null, correlationId: randomUUID(), idempotencyKey: `webhook-disabled:${row.webhook_id}:${row.id}` },
+      {
+        actor: null,
+        correlationId: randomUUID(),
+        // Per failed message: a webhook switched on again and failing again is announced again.
+        idempotencyKey: `webhook-disabled:${row.webhook_id}:${row.id}`,
+      },
       { retryOnConflict: true },
     );
+    await this.pool.query('update webhooks.subscriptions set active = false where id = $1', [row.webhook_id]);
   }
 
   /** Kept-alive connections per receiver origin (few: webhooks are at most 100). */
@@ -379,7 +417,8 @@ export class WebhookReactor {
           });
           const end = () => {
             const status = response.statusCode ?? null;
-            const text = Buffer.concat(chunks).toString('utf8');
+            // Kept as text: PostgreSQL refuses NUL in text, so a receiver's NULs are dropped.
+            const text = Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '');
             const isOk = status !== null && status >= 200 && status < 300;
             finish(
               done(
@@ -409,7 +448,8 @@ export class WebhookReactor {
     if (Date.now() - this.lastSweep < 60 * 60 * 1000) return;
     this.lastSweep = Date.now();
     await this.pool.query(
-      `delete from webhooks.outbox where state <> 'pending' and created_at < now() - make_interval(days => $1)`,
+      `delete from webhooks.outbox o where (state <> 'pending' and created_at < now() - make_interval(days => $1))
+         or not exists (select 1 from webhooks.subscriptions s where s.id = o.webhook_id)`,
       [KEEP_DAYS],
     );
     await this.pool.query(`delete from webhooks.deliveries where at < now() - make_interval(days => $1)`, [KEEP_DAYS]);

@@ -199,6 +199,21 @@ describe('outgoing webhooks', () => {
     ).toBe(404);
   });
 
+  it("keeps at most 1 kB of a receiver's answer, whatever bytes it holds", async () => {
+    const hook = await receiver({ body: `ok\u0000${'x'.repeat(5000)}` });
+    const webhook = await subscribe(hook);
+    await api.post(`/api/webhooks/${webhook._id}/ping`, {}, admin.token);
+    const log = await eventually(async () => {
+      const { body } = await api.get(`/api/webhooks/${webhook._id}/deliveries`, admin.token);
+      return body.deliveries[0] ?? null;
+    });
+    expect(log).toMatchObject({ type: 'ping', status: 200, error: null });
+    const { rows } = await t.system.pool.query('select response from webhooks.deliveries where id = $1', [log._id]);
+    expect(rows[0].response.length).toBeLessThanOrEqual(1024);
+    expect(rows[0].response.startsWith('okxxx')).toBe(true);
+    expect(hook.received).toHaveLength(1);
+  });
+
   it('follows no redirect: a 3xx is a failed attempt, logged as such', async () => {
     const hook = await receiver({ answer: () => 307 });
     const webhook = await subscribe(hook);

@@ -4,13 +4,17 @@ import { createMiddleware } from 'hono/factory';
 
 /**
  * What no API token may do, whatever its scope (api.md "Integrations"): mint tokens, change
- * its owner's role or two-step sign-in, or manage webhooks. (A password or email change is
+ * a role or two-step sign-in, make a password reset link or an admin invite code, or manage
+ * webhooks. (A password or email change is
  * refused by the profile route, which sees the body.) Deny at the door, before a body is read.
  */
 const refused: readonly { methods: RegExp; path: RegExp }[] = [
   { methods: /^POST$/, path: /^\/api\/tokens\/?$/ },
   { methods: /^(POST|PUT|PATCH|DELETE)$/, path: /^\/api\/auth\/mfa(\/|$)/ },
   { methods: /^(POST|PUT|PATCH|DELETE)$/, path: /^\/api\/users\/[^/]+\/role\/?$/ },
+  // A reset link sets a password; an admin invite code makes an admin: both are sign-in, not scripting.
+  { methods: /^POST$/, path: /^\/api\/users\/[^/]+\/reset-link\/?$/ },
+  { methods: /^(POST|DELETE)$/, path: /^\/api\/auth\/invite-codes(\/|$)/ },
   { methods: /^(POST|PUT|PATCH|DELETE)$/, path: /^\/api\/webhooks(\/|$)/ },
 ];
 

@@ -105,6 +105,8 @@ describe('API tokens', () => {
       await api.put(`/api/users/${developer.id}/role`, { role: 'tester' }, secret),
       await api.post('/api/auth/mfa/setup', {}, secret),
       await api.post('/api/webhooks', { url: 'https://example.com/hook', events: ['*'] }, secret),
+      await api.post(`/api/users/${tester.id}/reset-link`, {}, secret),
+      await api.post('/api/auth/invite-codes', {}, secret),
     ];
     for (const answer of refusals) {
       expect(answer.status).toBe(403);
