@@ -30,6 +30,8 @@ const LEADER_LOCK = 7310080;
 const REACTOR = 'webhooks';
 /** Messages sent at once, to different webhooks or bugs (one bug's go one after another). */
 const PARALLEL = 32;
+/** Free places before the next fetch of due messages. */
+const REFETCH_AT = PARALLEL / 4;
 /** The longest the delivery loop sleeps when nothing is due (a wake-up cuts it short). */
 const IDLE_MS = 1000;
 /** Delivered and failed messages are kept this long (their bodies serve redeliveries), then swept. */
@@ -127,7 +129,11 @@ export class WebhookReactor {
     this.agents.clear();
   }
 
+  /** Set by every wake-up, so one that comes while the sender is busy is not lost. */
+  private woken = false;
+
   private wake(): void {
+    this.woken = true;
     this.wakeDelivery?.();
   }
 
@@ -215,32 +221,57 @@ export class WebhookReactor {
     return rows.length;
   }
 
+  /**
+   * Sends continuously: up to PARALLEL messages at once; whenever one ends (or new messages
+   * are queued) the next due heads are fetched, leaving out those still on their way. A bug's
+   * next message is not a head until the one before it is recorded, so order per bug holds;
+   * the term ends only after every message on its way is recorded.
+   */
   private async deliverWhileLeading(term: { ended: boolean }): Promise<void> {
-    while (this.leader.isLeading && !term.ended) {
-      let sent = 0;
-      try {
-        sent = await this.deliverDue(term);
-        await this.sweepOccasionally();
-      } catch (error) {
-        this.options.logger.warn('webhook reactor: a delivery pass failed; trying again', {
-          error: (error as Error).message,
+    const onTheirWay = new Map<string, Promise<void>>();
+    try {
+      while (this.leader.isLeading && !term.ended) {
+        this.woken = false;
+        let started = 0;
+        const room = PARALLEL - onTheirWay.size;
+        // Fetched when a quarter of the places is free (or all): one query per few messages, not each.
+        if (room >= REFETCH_AT || onTheirWay.size === 0) {
+          try {
+            for (const row of await this.dueHeads(room, [...onTheirWay.keys()])) {
+              started += 1;
+              const sending = this.deliverLogged(row).finally(() => {
+                onTheirWay.delete(row.id);
+                this.wake();
+              });
+              onTheirWay.set(row.id, sending);
+            }
+            await this.sweepOccasionally();
+          } catch (error) {
+            this.options.logger.warn('webhook reactor: could not read what is due; trying again', {
+              error: (error as Error).message,
+            });
+          }
+        }
+        // More may be due at once (the fetch filled every free place): fetch again without waiting.
+        if (started > 0 && started === room) continue;
+        if (this.woken) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, IDLE_MS);
+          timer.unref();
+          this.wakeDelivery = () => {
+            clearTimeout(timer);
+            resolve();
+          };
         });
+        this.wakeDelivery = null;
       }
-      if (sent > 0) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, IDLE_MS);
-        timer.unref();
-        this.wakeDelivery = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wakeDelivery = null;
+    } finally {
+      await Promise.allSettled(onTheirWay.values());
     }
   }
 
-  /** Sends what is due now: the oldest waiting message per webhook and bug. Answers how many went out. */
-  async deliverDue(term: { ended: boolean } = { ended: false }): Promise<number> {
+  /** The oldest waiting message per webhook and bug that is due now, but those on their way. */
+  private async dueHeads(limit: number, onTheirWay: readonly string[]): Promise<Due[]> {
     const { rows } = await this.pool.query<Due>(
       `with heads as (
          select distinct on (o.webhook_id, coalesce(o.bug_id, o.id::text)) o.*
@@ -250,27 +281,24 @@ export class WebhookReactor {
        )
        select h.id, h.webhook_id, h.message_id, h.kind, h.type, h.payload, h.attempt, s.url, s.secret
        from heads h join webhooks.subscriptions s on s.id = h.webhook_id
-       where h.next_at <= now() and (s.active or h.kind <> 'event')
+       where h.next_at <= now() and (s.active or h.kind <> 'event') and h.id <> all($2::bigint[])
        order by h.next_at, h.id
-       limit 500`,
+       limit $1`,
+      [limit, onTheirWay],
     );
-    let next = 0;
-    // Every worker ends before the pass does: a row still on its way is never picked up twice.
-    const worker = async () => {
-      while (next < rows.length && this.leader.isLeading && !term.ended) {
-        const row = rows[next++]!;
-        try {
-          await this.deliver(row);
-        } catch (error) {
-          this.options.logger.warn('webhook reactor: could not record a delivery; it goes again', {
-            webhookId: row.webhook_id,
-            error: (error as Error).message,
-          });
-        }
-      }
-    };
-    await Promise.allSettled(Array.from({ length: Math.min(PARALLEL, rows.length) }, worker));
-    return rows.length;
+    return rows;
+  }
+
+  /** One message, its outcome recorded; a failure to record is logged (the message goes again). */
+  private async deliverLogged(row: Due): Promise<void> {
+    try {
+      await this.deliver(row);
+    } catch (error) {
+      this.options.logger.warn('webhook reactor: could not record a delivery; it goes again', {
+        webhookId: row.webhook_id,
+        error: (error as Error).message,
+      });
+    }
   }
 
   private async deliver(row: Due): Promise<void> {
