@@ -163,7 +163,8 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   const webhookReactor = new WebhookReactor(commands, pool, {
     logger,
     config: config.webhooks,
-    changeFeed,
+    // Only where it sends does it need waking.
+    ...(parts.has('projector') ? { changeFeed } : {}),
     ...(options.webhookLookup ? { lookup: options.webhookLookup } : {}),
   });
   await webhookReactor.prepare();

@@ -92,9 +92,9 @@ describe('admin: webhooks', () => {
     // Switched off, and the page says so; the secret never shows again.
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('button', { name: 'Switch off' }).click();
-    await page.getByText('Switched off').waitFor();
+    await page.getByText('Switched off', { exact: true }).waitFor();
     await page.reload();
-    await page.getByText('Switched off').waitFor();
+    await page.getByText('Switched off', { exact: true }).waitFor();
     expect(await page.content()).not.toContain(secret);
     await session.context.close();
   });

@@ -64,21 +64,17 @@ export class ApiTokens {
     const secret = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const days = input.expiresInDays ?? apiTokenLimits.expiresInDaysDefault;
     // One statement: counts the person's live tokens and adds this one under the limit.
-    const { rows } = await this.pool.query<Row & { refused: boolean }>(
-      `with owner as (select user_id from auth.credentials where user_id = $2),
-            alive as (select count(*)::int as n from platform.api_tokens t, owner
-                      where t.user_id = owner.user_id and t.expires_at > now()),
-            added as (
-              insert into platform.api_tokens (id, user_id, name, scope, secret_hash, expires_at)
-              select $1, owner.user_id, $3, $4, $5, now() + make_interval(days => $6::int)
-              from owner, alive where alive.n < $7
-              returning id, name, scope, created_at, expires_at, last_used_at)
-       select *, false as refused from added
-       union all select null, null, null, null, null, null, true where not exists (select 1 from added)`,
+    const { rows } = await this.pool.query<Row>(
+      `insert into platform.api_tokens (id, user_id, name, scope, secret_hash, expires_at)
+       select $1, c.user_id, $3, $4, $5, now() + make_interval(days => $6::int)
+       from auth.credentials c
+       where c.user_id = $2
+         and (select count(*) from platform.api_tokens t where t.user_id = $2 and t.expires_at > now()) < $7
+       returning id, name, scope, created_at, expires_at, last_used_at`,
       [randomUUID(), userId, input.name, input.scope, hashOf(secret), days, apiTokenLimits.perUser],
     );
     const row = rows[0];
-    if (!row || row.refused) throw new ConflictError(apiTokenMessages.limitReached);
+    if (!row) throw new ConflictError(apiTokenMessages.limitReached);
     return { token: toDto(row, false), secret };
   }
 

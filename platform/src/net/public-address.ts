@@ -63,6 +63,14 @@ export class AddressPolicy {
     return address.kind() === 'ipv4' || address.match(GLOBAL_UNICAST_V6);
   }
 
+  /** Refuses a URL whose host is a literal address a request may not reach (a name passes: see `connectLookup`). */
+  checkLiteral(url: URL): void {
+    const host = hostOf(url);
+    if (ipaddr.isValid(host) && !this.allowsHost(host) && !this.allowsAddress(host)) {
+      throw new NotPublicAddressError(host, host);
+    }
+  }
+
   /**
    * Refuses a URL whose host is, or resolves to, an address a request may not reach.
    * `unresolved: 'allow'` accepts a name that does not resolve now (on save: it is checked
@@ -71,10 +79,7 @@ export class AddressPolicy {
   async check(url: URL, lookup: DnsLookup, unresolved: 'allow' | 'refuse' = 'refuse'): Promise<void> {
     const host = hostOf(url);
     if (this.allowsHost(host)) return;
-    if (ipaddr.isValid(host)) {
-      if (!this.allowsAddress(host)) throw new NotPublicAddressError(host, host);
-      return;
-    }
+    if (ipaddr.isValid(host)) return this.checkLiteral(url);
     let addresses: readonly { address: string }[];
     try {
       addresses = await withTimeout(lookup(host), LOOKUP_TIMEOUT_MS, host);

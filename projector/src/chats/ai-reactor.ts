@@ -7,14 +7,7 @@ import {
   streams,
   timelineDecider,
 } from '@bugtrail/domain';
-import {
-  type CommandHandler,
-  deriveEventId,
-  type EventStore,
-  type Position,
-  type RecordedEvent,
-  START,
-} from '@bugtrail/eventstore';
+import { type CommandHandler, deriveEventId, type EventStore, type RecordedEvent, START } from '@bugtrail/eventstore';
 import {
   AI_DRAFTS_CHANNEL,
   AI_STOP_CHANNEL,
@@ -26,7 +19,7 @@ import {
 import { type Kysely, type Migration, sql } from 'kysely';
 import type pg from 'pg';
 import { LeaderLoop } from '../runtime/leader-loop.js';
-import { startAtHeadOnFirstRun } from '../runtime/reactor-checkpoint.js';
+import { saveReactorPosition, startAtHeadOnFirstRun } from '../runtime/reactor-checkpoint.js';
 import { type AiAnswer, AiAssistant, type AnswerInput } from './ai/assistant.js';
 import { AiProviders } from './ai/providers.js';
 
@@ -185,7 +178,7 @@ export class ChatAiReactor {
         const acted = (await this.handleBatch(batch)) > 0 || batch.some((e) => e.type === 'MessageSent');
         const last = batch[batch.length - 1];
         if (last && (acted || Date.now() - savedAt >= CHECKPOINT_EVERY_MS)) {
-          await this.saveCheckpoint(last.position);
+          await saveReactorPosition(this.pool, REACTOR, last.position);
           savedAt = Date.now();
         }
       }
@@ -313,15 +306,6 @@ export class ChatAiReactor {
     } catch {
       // not ours
     }
-  }
-
-  private async saveCheckpoint(position: Position): Promise<void> {
-    await this.pool.query(
-      `insert into projector.reactors (name, position) values ($1, $2)
-       on conflict (name) do update set position = excluded.position, updated_at = now()
-       where projector.reactors.position < excluded.position`,
-      [REACTOR, position],
-    );
   }
 
   async stop(): Promise<void> {

@@ -20,3 +20,17 @@ export async function reactorPosition(pool: pg.Pool, reactor: string): Promise<P
   ]);
   return rows[0]?.position as Position | undefined;
 }
+
+/** Moves the reactor's checkpoint forward (never back), on the pool or inside a caller's transaction. */
+export async function saveReactorPosition(
+  db: Pick<pg.Pool | pg.PoolClient, 'query'>,
+  reactor: string,
+  position: Position,
+): Promise<void> {
+  await db.query(
+    `insert into projector.reactors (name, position) values ($1, $2)
+     on conflict (name) do update set position = excluded.position, updated_at = now()
+     where projector.reactors.position < excluded.position`,
+    [reactor, position],
+  );
+}

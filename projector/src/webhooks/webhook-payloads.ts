@@ -42,9 +42,15 @@ export async function webhookMessages(
   const bugIds = [...new Set(typed.map((e) => (e.data as { bugId: string }).bugId))];
   const histories = new Map<string, RecordedEvent[]>();
   // A bug born in this batch is all here (a new report, the common case): no read needed.
+  const inBatch = new Map<string, RecordedEvent[]>();
+  for (const e of batch) {
+    const stream = inBatch.get(e.streamId);
+    if (stream) stream.push(e);
+    else inBatch.set(e.streamId, [e]);
+  }
   const toRead: string[] = [];
   for (const bugId of bugIds) {
-    const here = batch.filter((e) => e.streamId === streams.bug(bugId));
+    const here = inBatch.get(streams.bug(bugId)) ?? [];
     const whole = here.every((e, i) => e.revision === i);
     if (whole && here.length > 0) histories.set(bugId, here);
     else toRead.push(bugId);

@@ -23,7 +23,7 @@ import {
 import type pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { LeaderLoop } from '../runtime/leader-loop.js';
-import { reactorPosition, startAtHeadOnFirstRun } from '../runtime/reactor-checkpoint.js';
+import { reactorPosition, saveReactorPosition, startAtHeadOnFirstRun } from '../runtime/reactor-checkpoint.js';
 import { webhookMessages } from './webhook-payloads.js';
 
 const LEADER_LOCK = 7310080;
@@ -60,6 +60,9 @@ type Due = {
 };
 
 type Outcome = { status: number | null; error: string | null; response: string; durationMs: number };
+
+/** A delivery ends with a 2xx (api.md); anything else, or no answer, is a failed attempt. */
+const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 
 /**
  * Outgoing webhooks (api.md "Integrations"): a reactor on the event log with its own
@@ -103,10 +106,7 @@ export class WebhookReactor {
       'webhook reactor',
       options.logger,
       () => this.lead(),
-      () => {
-        void this.subscription?.close();
-        this.wake();
-      },
+      () => this.interrupt(),
     );
   }
 
@@ -121,10 +121,7 @@ export class WebhookReactor {
 
   async stop(): Promise<void> {
     this.unlisten();
-    await this.leader.stop(() => {
-      void this.subscription?.close();
-      this.wake();
-    });
+    await this.leader.stop(() => this.interrupt());
     for (const agent of this.agents.values()) agent.destroy();
     this.agents.clear();
   }
@@ -137,6 +134,12 @@ export class WebhookReactor {
     this.wakeDelivery?.();
   }
 
+  /** Ends the queueing half's wait for events and the sending half's wait for work. */
+  private interrupt(): void {
+    void this.subscription?.close();
+    this.wake();
+  }
+
   /**
    * One term of leadership: queueing and sending run side by side and end together. If
    * either fails, the other is told to stop and awaited, so no sender of an older term is
@@ -146,8 +149,7 @@ export class WebhookReactor {
     const term = { ended: false };
     const endTerm = () => {
       term.ended = true;
-      void this.subscription?.close();
-      this.wake();
+      this.interrupt();
     };
     const results = await Promise.allSettled([
       this.follow(term).finally(endTerm),
@@ -186,18 +188,20 @@ export class WebhookReactor {
         : await this.pool.query<{ id: string; events: string[]; created_at: Date }>(
             'select id, events, created_at from webhooks.subscriptions where active',
           );
-    const wanted = typed.filter((e) =>
-      subscriptions.some((s) => subscribesTo(s.events, webhookTypeOf(e.type)!) && e.recordedAt >= s.created_at),
-    );
-    const messages = await webhookMessages(wanted, batch, this.store, this.pool);
-    const rows: unknown[][] = [];
-    for (const message of messages) {
-      const event = wanted.find((e) => e.id === message.eventId)!;
-      for (const s of subscriptions) {
-        if (!subscribesTo(s.events, message.type) || event.recordedAt < s.created_at) continue;
-        rows.push([s.id, message.eventId, message.type, message.bugId, event.position, message.body]);
-      }
+    // Each event's listeners: the webhooks that want its type and existed when it was recorded.
+    const listeners = new Map<string, { event: RecordedEvent; webhookIds: string[] }>();
+    for (const event of typed) {
+      const webhookIds = subscriptions
+        .filter((s) => subscribesTo(s.events, webhookTypeOf(event.type)!) && event.recordedAt >= s.created_at)
+        .map((s) => s.id);
+      if (webhookIds.length > 0) listeners.set(event.id, { event, webhookIds });
     }
+    const wanted = [...listeners.values()].map(({ event }) => event);
+    const messages = await webhookMessages(wanted, batch, this.store, this.pool);
+    const rows = messages.flatMap((message) => {
+      const { event, webhookIds } = listeners.get(message.eventId)!;
+      return webhookIds.map((id) => [id, message.eventId, message.type, message.bugId, event.position, message.body]);
+    });
     await inTransaction(this.pool, async (client) => {
       if (rows.length > 0) {
         await client.query(
@@ -210,12 +214,7 @@ export class WebhookReactor {
           [0, 1, 2, 3, 4, 5].map((i) => rows.map((row) => row[i])),
         );
       }
-      await client.query(
-        `insert into projector.reactors (name, position) values ($1, $2)
-         on conflict (name) do update set position = excluded.position, updated_at = now()
-         where projector.reactors.position < excluded.position`,
-        [REACTOR, last.position],
-      );
+      await saveReactorPosition(client, REACTOR, last.position);
     });
     if (rows.length > 0) this.wake();
     return rows.length;
@@ -304,7 +303,7 @@ export class WebhookReactor {
   private async deliver(row: Due): Promise<void> {
     const attempt = row.attempt + 1;
     const outcome = await this.send(row);
-    const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    const ok = isSuccess(outcome.status);
     // Pings and redeliveries are tried once: the log tells the admin how it went.
     const gaveUp = !ok && (row.kind !== 'event' || attempt >= webhookLimits.attempts);
     const state = ok ? 'delivered' : gaveUp ? 'failed' : 'pending';
@@ -401,7 +400,7 @@ export class WebhookReactor {
     try {
       url = new URL(row.url);
       // A literal address never reaches a DNS lookup: judge it here; names are judged on connect.
-      await this.policy.check(url, async () => [], 'allow');
+      this.policy.checkLiteral(url);
     } catch (error) {
       return done(null, (error as Error).message);
     }
@@ -447,11 +446,10 @@ export class WebhookReactor {
             const status = response.statusCode ?? null;
             // Kept as text: PostgreSQL refuses NUL in text, so a receiver's NULs are dropped.
             const text = Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '');
-            const isOk = status !== null && status >= 200 && status < 300;
             finish(
               done(
                 status,
-                isOk
+                isSuccess(status)
                   ? null
                   : `HTTP ${status}${status && status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
                 text,

@@ -238,33 +238,39 @@ function WebhookCard({ webhook }: { webhook: WebhookDto }) {
   const queryClient = useQueryClient();
   const [showLog, setShowLog] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-  const toggle = useMutation({
-    mutationFn: () => api(`/api/webhooks/${webhook._id}`, { method: 'PUT', body: { active: !webhook.active } }),
+  /** A card's action: the server's answer toasted, the list and logs read again. */
+  const action = (send: () => Promise<unknown>, done: string, failed: string, then?: () => void) => ({
+    mutationFn: send,
     onSuccess: () => {
-      notify.success(webhook.active ? 'Webhook switched off' : 'Webhook switched on');
-      void refresh();
+      then?.();
+      notify.success(done);
+      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
     },
-    onError: (error) => notify.error(messageOf(error, 'Could not change the webhook')),
+    onError: (error: unknown) => notify.error(messageOf(error, failed)),
   });
-  const ping = useMutation({
-    mutationFn: () => api(`/api/webhooks/${webhook._id}/ping`, { method: 'POST' }),
-    onSuccess: () => {
-      setShowLog(true);
-      notify.success('Ping sent');
-      void refresh();
-    },
-    onError: (error) => notify.error(messageOf(error, 'Could not send the ping')),
-  });
-  const remove = useMutation({
-    mutationFn: () => api(`/api/webhooks/${webhook._id}`, { method: 'DELETE' }),
-    onSuccess: () => {
-      setDeleting(false);
-      notify.success('Webhook deleted');
-      void refresh();
-    },
-    onError: (error) => notify.error(messageOf(error, 'Could not delete the webhook')),
-  });
+  const toggle = useMutation(
+    action(
+      () => api(`/api/webhooks/${webhook._id}`, { method: 'PUT', body: { active: !webhook.active } }),
+      webhook.active ? 'Webhook switched off' : 'Webhook switched on',
+      'Could not change the webhook',
+    ),
+  );
+  const ping = useMutation(
+    action(
+      () => api(`/api/webhooks/${webhook._id}/ping`, { method: 'POST' }),
+      'Ping sent',
+      'Could not send the ping',
+      () => setShowLog(true),
+    ),
+  );
+  const remove = useMutation(
+    action(
+      () => api(`/api/webhooks/${webhook._id}`, { method: 'DELETE' }),
+      'Webhook deleted',
+      'Could not delete the webhook',
+      () => setDeleting(false),
+    ),
+  );
   const events = webhook.events.includes('*') ? ['Every event'] : webhook.events;
   return (
     <Card>
