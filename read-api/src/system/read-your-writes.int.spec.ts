@@ -46,6 +46,9 @@ describe('X-Min-Position', () => {
     });
     const position = signup.headers.get('x-event-position');
     expect(position).toMatch(/^[0-9a-f]{32}$/);
+    // The premise: the read models have reached it (on a loaded machine the signup's own
+    // 300 ms wait can end first).
+    expect(await t.system.changeFeed.waitFor(position!, 30_000)).toBe(true);
     const answer = await http(t.url).get('/api/bugs', tester.token, { 'X-Min-Position': position! });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('x-read-model-lag')).toBeNull();
