@@ -33,6 +33,11 @@ export type Config = Readonly<{
   ai: AiConfig;
   /** Outgoing webhooks (WEBHOOK_*; README lists them). */
   webhooks: WebhookConfig;
+  /**
+   * Code hosts whose webhooks link commits and pull requests to bugs (GITHUB_WEBHOOK_SECRET,
+   * GITLAB_WEBHOOK_SECRET): an integration without its secret is off.
+   */
+  codeHosts: Readonly<{ githubSecret: string | undefined; gitlabSecret: string | undefined }>;
   /** Secret that signs chat attachment links (else one generated and kept in the database). */
   uploadsSigningSecret: string | undefined;
   rateLimits: Readonly<{
@@ -102,6 +107,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
       retryBaseMs: Math.max(1, int(env.WEBHOOK_RETRY_BASE_MS, 5000)),
       disableAfter: Math.max(1, int(env.WEBHOOK_DISABLE_AFTER, 20)),
+    },
+    codeHosts: {
+      githubSecret: env.GITHUB_WEBHOOK_SECRET || undefined,
+      gitlabSecret: env.GITLAB_WEBHOOK_SECRET || undefined,
     },
     rateLimits: {
       failedLoginsPerAccount: int(env.RATE_LIMIT_LOGIN_PER_ACCOUNT, 10),

@@ -21,6 +21,7 @@ import { createBugRoutes } from './bugs/bugs.routes.js';
 import { createChatRoutes } from './chats/chats.routes.js';
 import type { WriteApiDeps } from './deps.js';
 import { idempotency } from './idempotency.js';
+import { createCodeLinkRoutes } from './integrations/code-links.routes.js';
 import { createNotificationRoutes, createOneClickUnsubscribeRoutes } from './notifications/notifications.routes.js';
 import { createTokenRoutes } from './tokens/tokens.routes.js';
 import { createUploadRoutes } from './uploads/uploads.routes.js';
@@ -77,6 +78,7 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.route('/api/views', createViewRoutes(deps));
   app.route('/api/tokens', createTokenRoutes(deps));
   app.route('/api/webhooks', createWebhookRoutes(deps));
+  app.route('/api/integrations', createCodeLinkRoutes(deps));
   app.route('/api/notifications', createNotificationRoutes(deps));
   // RFC 8058 one-click unsubscribe: the List-Unsubscribe URI of notification mail (its GET is the web page).
   app.route('/', createOneClickUnsubscribeRoutes(deps));

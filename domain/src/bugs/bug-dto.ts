@@ -1,6 +1,8 @@
 import { toUserDto, type UserDto } from '../users/user-dto.js';
 import type { ReportedBug } from './bug.js';
+import type { CommitLink, PullRequestLink } from './code-links.js';
 import { type BugFileDto, toBugFileDto } from './files.js';
+import { nameForUnknown } from './imported-people.js';
 
 export type UserRef = { id: string; name: string; email?: string; profileImageURL: string | null };
 
@@ -29,12 +31,14 @@ export type BugDto = {
   attachments: string[];
   /** Uploaded files, each fetched from its `url` by those who may see the bug. */
   files: BugFileDto[];
+  /** Commits and pull (merge) requests that name the bug, oldest first (api.md "Integrations"). */
+  code: { commits: CommitLink[]; pullRequests: PullRequestLink[] };
   /** The stream revision: send it back as If-Match to edit. */
   version: number;
 };
 
-/** A name for an id that has no user (should not happen; never crash a read on it). */
-const unknownUser = (id: string): UserRef => ({ id, name: 'Unknown user', profileImageURL: null });
+/** A name for an id that has no user: an imported person's, else never crash a read on it. */
+const unknownUser = (id: string): UserRef => ({ id, name: nameForUnknown(id), profileImageURL: null });
 
 /**
  * The one shape of a bug in every answer (lists and detail alike), so the write
@@ -68,6 +72,7 @@ export function toBugDto(bug: ReportedBug, version: number, users: (id: string) 
     })),
     attachments: [...bug.attachments],
     files: bug.files.map((file) => toBugFileDto(bug.id, file)),
+    code: { commits: [...bug.code.commits], pullRequests: [...bug.code.pullRequests] },
     version,
   };
 }

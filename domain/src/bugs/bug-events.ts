@@ -1,5 +1,6 @@
 import type { Event } from '../core/event.js';
 import type * as S from './bug.schemas.js';
+import type { CommitLinkedData, PullRequestLinkedData } from './code-links.js';
 
 export type BugReported = Event<'BugReported', S.BugReportedData>;
 export type BugDetailsEdited = Event<'BugDetailsEdited', S.BugDetailsEditedData>;
@@ -18,6 +19,9 @@ export type BugNumbered = Event<'BugNumbered', S.BugNumberedData>;
 export type AttachmentFileAdded = Event<'AttachmentFileAdded', S.AttachmentFileAddedData>;
 export type AttachmentFileRemoved = Event<'AttachmentFileRemoved', S.AttachmentFileRemovedData>;
 
+export type CommitLinked = Event<'CommitLinked', CommitLinkedData>;
+export type PullRequestLinked = Event<'PullRequestLinked', PullRequestLinkedData>;
+
 export type BugEvent =
   | BugReported
   | BugDetailsEdited
@@ -34,6 +38,8 @@ export type BugEvent =
   | BugDeleted
   | BugNumbered
   | AttachmentFileAdded
-  | AttachmentFileRemoved;
+  | AttachmentFileRemoved
+  | CommitLinked
+  | PullRequestLinked;
 
 export type BugEventType = BugEvent['type'];

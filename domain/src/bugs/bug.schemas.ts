@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bugStatuses, priorities, severities } from './bug-vocabulary.js';
+import { codeLinkEventSchemas } from './code-links.js';
 
 export { type BugStatus, bugStatuses, type Priority, priorities, type Severity, severities } from './bug-vocabulary.js';
 
@@ -86,6 +87,7 @@ export const bugEventSchemas = {
   BugNumbered: { version: 1, data: bugNumberedData },
   AttachmentFileAdded: { version: 1, data: attachmentFileAddedData },
   AttachmentFileRemoved: { version: 1, data: attachmentFileRemovedData },
+  ...codeLinkEventSchemas,
 } as const;
 
 type Data<K extends keyof typeof bugEventSchemas> = z.infer<(typeof bugEventSchemas)[K]['data']>;

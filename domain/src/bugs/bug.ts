@@ -1,6 +1,7 @@
 import type { EventMetadata } from '../core/event.js';
 import type { BugStatus, Priority, Severity } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
+import { type CodeLinks, evolveCodeLinks, noCodeLinks } from './code-links.js';
 import { type BugFileState, evolveBugFiles } from './files.js';
 
 export type ChecklistItemState = Readonly<{
@@ -29,6 +30,8 @@ export type ReportedBug = Readonly<{
   attachments: readonly string[];
   /** Files in the blob store (files.ts); `attachments` stays the links. */
   files: readonly BugFileState[];
+  /** Commits and pull requests that name the bug (code-links.ts). */
+  code: CodeLinks;
   deleted: boolean;
   createdAt: string;
   updatedAt: string;
@@ -63,6 +66,7 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       checklist: [],
       attachments: [],
       files: [],
+      code: noCodeLinks,
       deleted: false,
       createdAt: when,
       updatedAt: when,
@@ -128,6 +132,11 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
     case 'AttachmentFileRemoved': {
       const files = evolveBugFiles(state.files, event);
       return files === state.files ? state : { ...touched, files };
+    }
+    case 'CommitLinked':
+    case 'PullRequestLinked': {
+      const code = evolveCodeLinks(state.code, event);
+      return code === state.code ? state : { ...touched, code };
     }
     case 'BugDeleted':
       return { ...touched, deleted: true };

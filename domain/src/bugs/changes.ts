@@ -19,7 +19,12 @@ const fieldValues = {
   checklist: (r: ReportedBug) => r.checklist,
   attachments: (r: ReportedBug) => r.attachments,
   deleted: (r: ReportedBug) => r.deleted,
+  commits: (r: ReportedBug) => r.code.commits,
+  pullRequests: (r: ReportedBug) => r.code.pullRequests,
 } as const;
+
+/** Fields a report leaves empty and does not list: they change only later (code links). */
+const laterOnly: ReadonlySet<BugField> = new Set(['commits', 'pullRequests']);
 
 export type BugField = keyof typeof fieldValues;
 export const bugFields = Object.keys(fieldValues) as readonly BugField[];
@@ -36,6 +41,7 @@ export function bugFieldChanges(before: BugState, after: BugState): BugFieldChan
     const value = fieldValues[field];
     const to = value(after);
     if (before.kind !== 'reported') {
+      if (laterOnly.has(field)) continue;
       changes.push({ field, from: null, to });
       continue;
     }

@@ -4,6 +4,7 @@ import { type BugState, evolveBug, initialBugState, type ReportedBug } from './b
 import type { BugDetailsEditedData, BugStatus, Priority, Severity } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
 import { type ChecklistEntry, diffChecklist } from './checklist.js';
+import { decideLinkCode, type LinkCode } from './code-links.js';
 import { type BugFileCommand, decideBugFiles } from './files.js';
 import { bugMessages, bugPermissions } from './permissions.js';
 import {
@@ -99,7 +100,8 @@ export type BugCommand =
   | DeleteBug
   | UpdateBug
   | NumberBug
-  | BugFileCommand;
+  | BugFileCommand
+  | LinkCode;
 
 // ── guards ────────────────────────────────────────────────────────────────────
 
@@ -349,6 +351,8 @@ export function decideBug(command: BugCommand, state: BugState): BugEvent[] {
     case 'AddBugFiles':
     case 'RemoveBugFile':
       return decideBugFiles(command, state);
+    case 'LinkCode':
+      return decideLinkCode(command, state);
     default:
       return assertNever(command);
   }

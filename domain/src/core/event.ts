@@ -15,7 +15,21 @@ export type EventMetadata = Readonly<{
    * which the reporter took. Optional, so every older event stays valid.
    */
   suggestions?: SuggestionUsage;
+  /**
+   * On events an import made (api.md "Integrations"): the system and the id the bug had
+   * there. Such an event's `occurredAt` is the time the source recorded, not the import's.
+   */
+  importedFrom?: Readonly<{ system: ImportSource; id: string }>;
+  /**
+   * Who acted when no user did (`actorId` null): a code host whose signed webhook made
+   * the change ("GitHub", "GitLab").
+   */
+  actorName?: string;
 }>;
+
+/** The systems a team's bugs are imported from. */
+export const importSources = ['redmine', 'jira', 'github'] as const;
+export type ImportSource = (typeof importSources)[number];
 
 export type Event<Type extends string = string, Data = unknown> = Readonly<{
   type: Type;

@@ -8,6 +8,9 @@ const typeOfEvent: Readonly<Record<string, WebhookEventType>> = {
   AttachmentLinkRemoved: 'bug.updated',
   AttachmentFileAdded: 'bug.updated',
   AttachmentFileRemoved: 'bug.updated',
+  // Code links: their `changes` say `commits` or `pullRequests`.
+  CommitLinked: 'bug.updated',
+  PullRequestLinked: 'bug.updated',
   BugStatusChanged: 'bug.status_changed',
   DevelopersAssigned: 'bug.assigned',
   DevelopersUnassigned: 'bug.assigned',

@@ -61,11 +61,16 @@ export type HandleOptions = Readonly<{
    */
   harmlessEventTypes?: ReadonlySet<string>;
   /**
-   * Optional metadata a request adds to the events of one type it appends (the report
-   * form's suggestion usage on `BugReported`), beside what every event carries.
+   * Optional metadata a request adds to each event it appends, beside what every event
+   * carries: the report form's suggestion usage on `BugReported`, an import's source and
+   * original time, the code host that acted.
    */
-  extraMetadata?: Readonly<{ eventType: string; metadata: Readonly<Pick<EventMetadata, 'suggestions'>> }>;
+  extraMetadata?: (event: Event, index: number) => ExtraMetadata | undefined;
 }>;
+
+export type ExtraMetadata = Readonly<
+  Partial<Pick<EventMetadata, 'suggestions' | 'importedFrom' | 'actorName' | 'occurredAt'>>
+>;
 
 export type Handled<State> = Readonly<{
   state: State;
@@ -183,13 +188,13 @@ export class CommandHandler {
         return { state: folded.state, newEvents: [], position: null, revision: folded.revision, replayed: false };
       }
 
-      const metadata: EventMetadata[] = events.map((event) => ({
+      const metadata: EventMetadata[] = events.map((event, index) => ({
         actorId: context.actor?.id ?? null,
         correlationId: context.correlationId,
         causationId: context.causationEventId ?? context.idempotencyKey,
         occurredAt: command.metadata.now,
         schemaVersion: eventSchemaVersion(event.type),
-        ...(options.extraMetadata?.eventType === event.type ? options.extraMetadata.metadata : {}),
+        ...options.extraMetadata?.(event, index),
       }));
       const expected: ExpectedRevision = options.anyRevision
         ? 'any'

@@ -73,6 +73,29 @@ export const bugDtoSchema = z.object({
       }),
     )
     .describe('Uploaded files (`attachments` stays the list of links)'),
+  code: z
+    .object({
+      commits: z.array(
+        z.object({
+          sha: z.string(),
+          message: z.string(),
+          url: z.string(),
+          author: z.string().describe("The commit author's name"),
+          repository: z.string().describe('`owner/name` (GitHub) or `group/project` (GitLab)'),
+          at: z.string().describe('When the commit was made'),
+        }),
+      ),
+      pullRequests: z.array(
+        z.object({
+          number: z.number().int(),
+          title: z.string(),
+          url: z.string(),
+          state: z.enum(['open', 'closed', 'merged']),
+          repository: z.string(),
+        }),
+      ),
+    })
+    .describe('Commits and pull (merge) requests whose message, title or body names the bug (`#42`), oldest first'),
   version: z.number().int().describe('Stream revision: send it back as If-Match to edit'),
 });
 

@@ -4,6 +4,7 @@ import {
   type BugState,
   bugEventSchemas,
   evolveBug,
+  noCodeLinks,
   type ProfileUpdatedData,
   type ReportedBug,
   toBugDto,
@@ -73,6 +74,7 @@ export function stateFromRow(dto: BugDto, deleted: boolean, fileKeys: FileKeys |
       size: f.size,
       contentType: f.contentType,
     })),
+    code: dto.code ?? noCodeLinks,
     deleted,
     createdAt: dto.createdAt,
     updatedAt: dto.updatedAt,
@@ -114,7 +116,8 @@ const t = (schema: string, table: string) => sql.id(schema, table);
  */
 export const bugsProjection: Projection = {
   name: 'bugs',
-  version: 3,
+  // 4: DTOs carry `code` (commits and pull requests).
+  version: 4,
   tables: ['bugs', 'bug_counters', 'bug_users'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {

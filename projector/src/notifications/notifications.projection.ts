@@ -161,7 +161,7 @@ export const notificationsProjection: Projection = {
     const prefChanges: { userId: string; email: string; position: string }[] = [];
     for (const e of relevant) {
       const actorId = e.metadata.actorId;
-      const actorName = (actorId && names.get(actorId)) || 'Someone';
+      const actorName = (actorId && names.get(actorId)) || e.metadata.actorName || 'Someone';
       const notify = (
         userIds: Iterable<string>,
         kind: NotificationKind,

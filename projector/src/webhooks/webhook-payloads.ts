@@ -5,6 +5,7 @@ import {
   type CommentAddedData,
   evolveBug,
   initialBugState,
+  nameForUnknown,
   streams,
   toBugDto,
   type UserRef,
@@ -96,7 +97,11 @@ export async function webhookMessages(
     const actorId = e.metadata.actorId;
     const data: Record<string, unknown> = {
       bug: toBugDto(shown, type === 'bug.deleted' ? e.revision - 1 : e.revision, (id) => users.get(id)),
-      actor: actorId ? { _id: actorId, name: users.get(actorId)?.name ?? 'Unknown user' } : null,
+      actor: actorId
+        ? { _id: actorId, name: users.get(actorId)?.name ?? nameForUnknown(actorId) }
+        : e.metadata.actorName
+          ? { _id: null, name: e.metadata.actorName }
+          : null,
     };
     if (WITH_CHANGES.has(type)) data.changes = bugFieldChanges(before, now);
     if (type === 'comment.created') {

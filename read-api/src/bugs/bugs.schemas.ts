@@ -177,7 +177,10 @@ export const historyEntrySchema = z.object({
   revision: z.number().int(),
   type: z.string(),
   at: z.string(),
-  actor: userRefSchema.nullable(),
+  actor: z
+    .object({ _id: z.string().nullable(), name: z.string() })
+    .nullable()
+    .describe('Who did it; `_id` null for a code host acting through its signed webhook ("GitHub", "GitLab")'),
   changes: z.array(z.object({ field: z.string(), from: z.unknown(), to: z.unknown() })),
   data: z.record(z.string(), z.unknown()).describe('As stored'),
   metadata: z.record(z.string(), z.unknown()).describe('As stored'),

@@ -3,6 +3,7 @@ import {
   type BugState,
   bugFieldChanges,
   evolveBug,
+  nameForUnknown,
   type ReportedBug,
   streamEntityId,
   streams,
@@ -47,13 +48,15 @@ type ChecklistItem = ReportedBug['checklist'][number];
 /** The fields whose stored values name people: the answer spells them with names. */
 const namedViews: Partial<Record<BugField, (value: unknown, name: Names) => unknown>> = {
   assignedTo: (ids, name) =>
-    (ids as readonly string[]).map((id) => ({ _id: id, name: name(id)?.name ?? 'Unknown user' })),
+    (ids as readonly string[]).map((id) => ({ _id: id, name: name(id)?.name ?? nameForUnknown(id) })),
   checklist: (items, name) =>
     (items as readonly ChecklistItem[]).map((i) => ({
       _id: i.id,
       text: i.text,
       completed: i.completed,
-      completedBy: i.completedBy ? { _id: i.completedBy, name: name(i.completedBy)?.name ?? 'Unknown user' } : null,
+      completedBy: i.completedBy
+        ? { _id: i.completedBy, name: name(i.completedBy)?.name ?? nameForUnknown(i.completedBy) }
+        : null,
       completedAt: i.completedAt,
     })),
   attachments: (urls) => [...(urls as readonly string[])],
@@ -83,7 +86,11 @@ function historyEntries(events: readonly RecordedEvent[], name: Names): HistoryE
       revision: e.revision,
       type: e.type,
       at: e.metadata.occurredAt,
-      actor: actorId ? { _id: actorId, name: name(actorId)?.name ?? 'Unknown user' } : null,
+      actor: actorId
+        ? { _id: actorId, name: name(actorId)?.name ?? nameForUnknown(actorId) }
+        : e.metadata.actorName
+          ? { _id: null, name: e.metadata.actorName }
+          : null,
       changes: changesOf(before, after, name),
       data: e.data as Record<string, unknown>,
       metadata: e.metadata,

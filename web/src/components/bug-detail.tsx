@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { bugModule, bugTitle, checklistProgress, formatDate, formatDateTime, reporterName } from '../lib/format';
 import type { Bug, Role } from '../lib/types';
 import { AsOfBug } from './bug-activity/as-of-bug';
+import { BugCode } from './bug-code/bug-code';
 import { BugFiles } from './bug-files/bug-files';
 import { isOverdue } from './bug-list/list-search';
 import { Avatar } from './ui/avatar';
@@ -208,6 +209,7 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion, onToggleItem }: B
           </ul>
         </Card>
         <BugFiles bug={bug} />
+        <BugCode bug={bug} />
       </div>
     </div>
   );

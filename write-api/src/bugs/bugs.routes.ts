@@ -17,7 +17,7 @@ import {
   streams,
   type UserRef,
 } from '@bugtrail/domain';
-import { type CommandContext, deriveEventId, type HandleOptions } from '@bugtrail/eventstore';
+import { type CommandContext, deriveEventId, type ExtraMetadata, type HandleOptions } from '@bugtrail/eventstore';
 import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
@@ -35,6 +35,12 @@ import {
 } from './bug-input.js';
 import { BugNumbers } from './bug-numbers.js';
 import { createCommentRoutes } from './comments.routes.js';
+
+/** Metadata for the report's `BugReported` alone (the form's suggestion usage). */
+const reportedWith =
+  (metadata: ExtraMetadata) =>
+  (event: { type: string }): ExtraMetadata | undefined =>
+    event.type === 'BugReported' ? metadata : undefined;
 
 export const bugAnswerMessages = {
   reported: 'Bug Reported Successfully',
@@ -144,9 +150,7 @@ export function createBugRoutes(deps: WriteApiDeps) {
       {
         mustBeNew: true,
         retryOnConflict: true,
-        ...(body.suggestions
-          ? { extraMetadata: { eventType: 'BugReported', metadata: { suggestions: body.suggestions } } }
-          : {}),
+        ...(body.suggestions ? { extraMetadata: reportedWith({ suggestions: body.suggestions }) } : {}),
       },
     );
     return answer(c, bugAnswerMessages.reported, handled.state, handled.revision, 201, people);

@@ -21,6 +21,8 @@ const labels: Record<string, string> = {
   attachments: 'Attachments',
   files: 'Files',
   deleted: 'Deleted',
+  commits: 'Commits',
+  pullRequests: 'Pull Requests',
 };
 const keysByLabel = Object.fromEntries(Object.entries(labels).map(([key, label]) => [label, key]));
 
@@ -77,6 +79,18 @@ export function formatFieldValue(field: string, value: unknown, viewAs: Role): s
       const names = list<{ name?: string }>(value).map((file) => file.name ?? 'a file');
       return names.length ? names : ['None'];
     }
+    case 'commits': {
+      const commits = list<{ sha?: string; message?: string }>(value).map(
+        (c) => `${String(c.sha ?? '').slice(0, 7)} ${String(c.message ?? '').split('\n')[0]}`,
+      );
+      return commits.length ? commits : ['None'];
+    }
+    case 'pullRequests': {
+      const requests = list<{ number?: number; title?: string; repository?: string; state?: string }>(value).map(
+        (p) => `${p.repository ?? ''}#${p.number ?? ''} ${p.title ?? ''} (${p.state ?? 'open'})`,
+      );
+      return requests.length ? requests : ['None'];
+    }
     default:
       return [typeof value === 'string' ? value : JSON.stringify(value)];
   }
@@ -111,7 +125,8 @@ function peopleIn(entry: HistoryEntry, side: 'from' | 'to'): string {
 }
 
 /** Single-line fields whose change reads well in one sentence. */
-const isShort = (field: string) => !['description', 'checklist', 'assignedTo', 'attachments', 'files'].includes(field);
+const isShort = (field: string) =>
+  !['description', 'checklist', 'assignedTo', 'attachments', 'files', 'commits', 'pullRequests'].includes(field);
 
 function describeEdit(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary' | 'details'> {
   const changes = entry.changes.filter((c) => c.field !== 'deleted');
@@ -179,6 +194,30 @@ function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary
       return { summary: 'deleted a comment', details: [] };
     case 'BugNumbered':
       return { summary: `numbered it #${String(data.number ?? '')}`, details: [] };
+    // Code links, from GitHub or GitLab: the actor is the commit's author, or the host by name.
+    case 'CommitLinked': {
+      const sha = String(data.sha ?? '').slice(0, 7);
+      const title = String(data.message ?? '').split('\n')[0];
+      return {
+        summary: `linked commit ${sha}${title ? ` '${title}'` : ''} in ${String(data.repository ?? '')}`,
+        details: [],
+      };
+    }
+    case 'PullRequestLinked': {
+      const name = `${String(data.repository ?? '')}#${String(data.number ?? '')}`;
+      const state = String(data.state ?? 'open');
+      const before = list<{ number?: number; repository?: string; state?: string }>(
+        changeOf(entry, 'pullRequests')?.from,
+      ).find((p) => p.number === data.number && p.repository === data.repository);
+      if (!before) return { summary: `linked pull request ${name} '${String(data.title ?? '')}'`, details: [] };
+      return {
+        summary:
+          before.state === state
+            ? `updated pull request ${name}`
+            : `saw pull request ${name} ${state === 'open' ? 'reopened' : state}`,
+        details: [],
+      };
+    }
     default: {
       const changes = entry.changes;
       if (changes.length === 0) return { summary: 'changed the bug', details: [] };

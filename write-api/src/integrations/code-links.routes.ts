@@ -1,0 +1,227 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  type Actor,
+  type BugCommand,
+  bugDecider,
+  bugReferences,
+  type CodeHost,
+  type CommitLink,
+  ConflictError,
+  NotFoundError,
+  type PullRequestLink,
+  type Role,
+  streams,
+} from '@bugtrail/domain';
+import { HttpError, readBodyBytes } from '@bugtrail/platform';
+import { verify } from '@octokit/webhooks-methods';
+import { type Context, Hono } from 'hono';
+import { commandContext, settle, type WriteApiDeps } from '../deps.js';
+import { type CodeNews, codeHostNames, githubNews, gitlabNews } from './code-host-payloads.js';
+
+/** GitHub sends at most 25 MB; nothing bigger is read. */
+const PAYLOAD_LIMIT = 25 * 1024 * 1024;
+const messages = {
+  tooLarge: 'Webhook payload too large (limit 25 MB)',
+  badSignature: 'Webhook signature missing or wrong',
+  badToken: 'Webhook token missing or wrong',
+  malformed: 'Malformed webhook payload',
+} as const;
+
+/** One command for one bug: what a commit or a request says about it. */
+type Link = {
+  number: number;
+  commits: CommitLink[];
+  pullRequests: PullRequestLink[];
+  close: boolean;
+  authorEmail: string | null;
+  /** What this link is, so the same delivery twice appends nothing. */
+  key: string;
+};
+
+/**
+ * Code links (api.md "Integrations"): GitHub's and GitLab's webhooks, verified by their
+ * secret, link the commits and requests that name `#42` to bug 42 and close it on
+ * "fixes #42" once the change reaches the default branch or the request is merged.
+ * Each link goes through the one write path as a `LinkCode` command; its event ids
+ * derive from what it links, so a redelivery appends nothing.
+ */
+export function createCodeLinkRoutes(deps: WriteApiDeps) {
+  const app = new Hono();
+
+  app.post('/github', async (c) => {
+    const secret = deps.config.codeHosts.githubSecret;
+    if (!secret) return c.json({ message: 'Not found' }, 404);
+    const raw = await readBodyBytes(c, PAYLOAD_LIMIT, messages.tooLarge);
+    const body = new TextDecoder().decode(raw);
+    const signature = c.req.header('x-hub-signature-256') ?? '';
+    if (!(await verifiedGithub(secret, body, signature))) throw new HttpError(401, messages.badSignature);
+    const event = c.req.header('x-github-event') ?? '';
+    const news = githubNews(event, githubPayload(c, body), new Date().toISOString());
+    return answer(c, deps, 'github', news);
+  });
+
+  app.post('/gitlab', async (c) => {
+    const secret = deps.config.codeHosts.gitlabSecret;
+    if (!secret) return c.json({ message: 'Not found' }, 404);
+    const raw = await readBodyBytes(c, PAYLOAD_LIMIT, messages.tooLarge);
+    if (!sameSecret(secret, c.req.header('x-gitlab-token') ?? '')) throw new HttpError(401, messages.badToken);
+    const event = c.req.header('x-gitlab-event') ?? '';
+    const news = gitlabNews(event, parseJson(new TextDecoder().decode(raw)), new Date().toISOString());
+    return answer(c, deps, 'gitlab', news);
+  });
+
+  return app;
+}
+
+async function verifiedGithub(secret: string, body: string, signature: string): Promise<boolean> {
+  if (!/^sha256=[0-9a-f]{64}$/i.test(signature)) return false;
+  try {
+    return await verify(secret, body, signature);
+  } catch {
+    return false;
+  }
+}
+
+/** Compared as digests, so neither the length nor any prefix of the secret leaks through timing. */
+function sameSecret(secret: string, given: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(secret), digest(given));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, messages.malformed);
+  }
+}
+
+/** GitHub sends JSON, or a form whose `payload` field holds it (the hook's "content type"). */
+function githubPayload(c: Context, body: string): unknown {
+  const type = c.req.header('content-type') ?? '';
+  if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    const payload = new URLSearchParams(body).get('payload');
+    if (payload === null) throw new HttpError(400, messages.malformed);
+    return parseJson(payload);
+  }
+  return parseJson(body);
+}
+
+async function answer(c: Context, deps: WriteApiDeps, host: CodeHost, news: CodeNews | null) {
+  // An event kind that links no code (ping, issues, a tag push): acknowledged, nothing done.
+  if (!news) return c.body(null, 204);
+  const links = linksOf(host, news);
+  if (links.length === 0) return c.json({ linked: [], closed: [] }, 200);
+  const bugIds = await bugIdsByNumber(deps, [...new Set(links.map((l) => l.number))]);
+  const actors = await actorsByEmail(
+    deps,
+    links.flatMap((l) => (l.authorEmail ? [l.authorEmail] : [])),
+  );
+  const linked = new Set<number>();
+  const closed = new Set<number>();
+  let position: string | null = null;
+  const now = new Date().toISOString();
+  for (const link of links) {
+    const bugId = bugIds.get(link.number);
+    // A number that names no bug is ignored.
+    if (!bugId) continue;
+    const actor = link.authorEmail ? (actors.get(link.authorEmail) ?? null) : null;
+    const command: BugCommand = {
+      type: 'LinkCode',
+      data: { bugId, commits: link.commits, pullRequests: link.pullRequests, close: link.close },
+      metadata: { actor, now },
+    };
+    try {
+      const handled = await deps.commands.handle(
+        streams.bug(bugId),
+        bugDecider,
+        command,
+        { ...commandContext(c, actor), idempotencyKey: null },
+        {
+          naturalKey: link.key,
+          retryOnConflict: true,
+          // Who acted when no user did: the code host, by its name.
+          ...(actor ? {} : { extraMetadata: () => ({ actorName: codeHostNames[host] }) }),
+        },
+      );
+      if (handled.position) position = handled.position;
+      linked.add(link.number);
+      if (handled.state.kind === 'reported' && handled.state.status === 'Closed' && link.close) closed.add(link.number);
+    } catch (error) {
+      // A deleted bug is ignored like a missing one; a redelivery whose events are stored already is done.
+      if (error instanceof NotFoundError || error instanceof ConflictError) continue;
+      throw error;
+    }
+  }
+  await settle(c, deps, position);
+  return c.json({ linked: [...linked].sort((a, b) => a - b), closed: [...closed].sort((a, b) => a - b) }, 200);
+}
+
+const hash = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+
+/** Each bug a delivery names, with what names it: one link per commit or request and bug. */
+function linksOf(host: CodeHost, news: CodeNews): Link[] {
+  if (news.kind === 'push') {
+    return news.commits.flatMap((commit) => {
+      const refs = bugReferences(commit.message);
+      return refs.mentioned.map((number): Link => {
+        const close = news.toDefaultBranch && refs.closed.includes(number);
+        return {
+          number,
+          commits: [
+            {
+              sha: commit.sha,
+              message: commit.message,
+              url: commit.url,
+              author: commit.authorName,
+              repository: news.repository,
+              at: commit.at,
+            },
+          ],
+          pullRequests: [],
+          close,
+          authorEmail: commit.authorEmail,
+          key: `${host}:commit:${hash(news.repository, commit.sha)}:${close ? 'close' : 'link'}`,
+        };
+      });
+    });
+  }
+  const refs = bugReferences(news.title, news.body);
+  const request: PullRequestLink = {
+    number: news.number,
+    title: news.title,
+    url: news.url,
+    state: news.state,
+    repository: news.repository,
+  };
+  return refs.mentioned.map((number): Link => {
+    const close = news.state === 'merged' && refs.closed.includes(number);
+    return {
+      number,
+      commits: [],
+      pullRequests: [request],
+      close,
+      authorEmail: news.authorEmail,
+      key: `${host}:request:${hash(news.repository, String(news.number), news.title, news.url, news.state)}:${close ? 'close' : 'link'}`,
+    };
+  });
+}
+
+async function bugIdsByNumber(deps: WriteApiDeps, numbers: readonly number[]): Promise<Map<number, string>> {
+  const { rows } = await deps.pool.query<{ bug_id: string; number: number }>(
+    'select bug_id, number from write_api.bug_numbers where number = any($1::int[])',
+    [numbers.filter((n) => n <= 2_147_483_647)],
+  );
+  return new Map(rows.map((r) => [r.number, r.bug_id]));
+}
+
+/** The active users whose email a commit names, as actors (their role as it is now). */
+async function actorsByEmail(deps: WriteApiDeps, emails: readonly string[]): Promise<Map<string, Actor>> {
+  if (emails.length === 0) return new Map();
+  const { rows } = await deps.pool.query<{ user_id: string; role: Role; name: string | null; email: string }>(
+    `select user_id, role, name, lower(email) as email from auth.credentials
+     where lower(email) = any($1::text[]) and deactivated_at is null`,
+    [[...new Set(emails)]],
+  );
+  return new Map(rows.map((r) => [r.email, { id: r.user_id, role: r.role, ...(r.name ? { name: r.name } : {}) }]));
+}
