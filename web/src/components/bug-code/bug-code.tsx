@@ -13,6 +13,7 @@ import { cx } from '../ui/cx';
  */
 
 type Code = Bug['code'];
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const none: Code = { commits: [], pullRequests: [] };
 
 /** Only web addresses become links (the payload is the host's, but never a `javascript:` href). */
@@ -34,15 +35,17 @@ function ExternalLink({ url, className, children }: { url: string; className?: s
   );
 }
 
-export function BugCode({ bug }: { bug: Bug }) {
+export function BugCode({ bug, className }: { bug: Bug; className?: string }) {
   const code = bug.code ?? none;
   const count = code.commits.length + code.pullRequests.length;
   return (
-    <Card>
+    <Card className={className}>
       <CardHeader
         title="Code"
         subtitle={
-          count === 0 ? undefined : `${code.pullRequests.length} pull requests · ${code.commits.length} commits`
+          count === 0
+            ? undefined
+            : `${plural(code.pullRequests.length, 'pull request')} · ${plural(code.commits.length, 'commit')}`
         }
       />
       <div className="space-y-4 p-5">

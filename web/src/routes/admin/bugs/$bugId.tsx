@@ -12,6 +12,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { validateAtSearch } from '../../../components/bug-activity/at-search';
 import { BugActivity } from '../../../components/bug-activity/bug-activity';
 import { DeletedBugHistory } from '../../../components/bug-activity/deleted-bug-history';
+import { BugCode } from '../../../components/bug-code/bug-code';
 import { BugComments } from '../../../components/bug-comments/bug-comments';
 import { BugDetail } from '../../../components/bug-detail';
 import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
@@ -84,6 +85,7 @@ function AdminBugPage() {
       ) : (
         <>
           <AdminBugForm key={`${bug._id}:${reloads}`} bug={bug} onReloaded={() => setReloads((n) => n + 1)} />
+          <BugCode bug={bug} className="mt-6" />
           <BugActivity bugId={bug._id} viewAs="admin" className="mt-6" />
         </>
       )}
