@@ -2,7 +2,8 @@
 /**
  * The `bugtrail` command: start (all parts in one process, or --only one of them),
  * rebuild a projection, print a stream's history, verify the store, hand analysts a
- * connection string and write their data dictionary, seed demo data, run the bench.
+ * connection string and write their data dictionary, seed demo data, import bugs from
+ * Redmine, Jira or GitHub (through a server's API), run the bench.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,13 +130,23 @@ async function main() {
       const { seed } = await import('./seed.js');
       return withSystem((system) => seed(system, args));
     }
+    case 'import': {
+      const { importCommand } = await import('./import-command.js');
+      const io = {
+        out: print,
+        err: (text: string) => process.stderr.write(text),
+        isTTY: Boolean(process.stderr.isTTY),
+        env: process.env,
+      };
+      return process.exit(await importCommand(args, io));
+    }
     case 'bench': {
       const { runBench } = await import('./bench/run.js');
       return runBench(repoRoot, args);
     }
     default:
       throw new Error(
-        `unknown command: ${command} (start, rebuild, history, verify, analyst-url, analytics-docs, seed, bench)`,
+        `unknown command: ${command} (start, rebuild, history, verify, analyst-url, analytics-docs, seed, import, bench)`,
       );
   }
 }

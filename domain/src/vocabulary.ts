@@ -14,6 +14,7 @@ export {
   bugFileTypes,
   isPreviewableImage,
 } from './bugs/files.js';
+export * from './bugs/import-vocabulary.js';
 export type { BugAccessFacts } from './bugs/permissions.js';
 export { bugMessages, bugPermissions } from './bugs/permissions.js';
 export { parseStatusFilter, statusFromInput, statusMessages } from './bugs/status.js';

@@ -38,6 +38,8 @@ export type Config = Readonly<{
    * GITLAB_WEBHOOK_SECRET): an integration without its secret is off.
    */
   codeHosts: Readonly<{ githubSecret: string | undefined; gitlabSecret: string | undefined }>;
+  /** The IANA zone an import reads times without an offset in (IMPORT_TIMEZONE; docs/import.md). */
+  importTimeZone: string;
   /** Secret that signs chat attachment links (else one generated and kept in the database). */
   uploadsSigningSecret: string | undefined;
   rateLimits: Readonly<{
@@ -96,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     publicUrl: publicUrl(env.PUBLIC_URL),
     uploadsSigningSecret: env.UPLOADS_SIGNING_SECRET || undefined,
+    importTimeZone: importTimeZone(env.IMPORT_TIMEZONE),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Bugtrail <no-reply@bugtrail.localhost>',
     oidc: oidc(env),
@@ -196,6 +199,17 @@ function corsOrigins(value: string | undefined): '*' | readonly string[] {
     .map((origin) => origin.trim().replace(/\/+$/, ''))
     .filter(Boolean);
   return list.length === 0 || list.includes('*') ? '*' : list;
+}
+
+/** IMPORT_TIMEZONE as an IANA zone (default UTC); one the runtime does not know stops the start. */
+function importTimeZone(value: string | undefined): string {
+  const zone = value?.trim() || 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+  } catch {
+    throw new Error(`IMPORT_TIMEZONE must be an IANA time zone such as Europe/Berlin, got "${zone}"`);
+  }
+  return zone;
 }
 
 /** PUBLIC_URL as an origin plus optional path prefix, without a trailing slash; a bad value stops the start. */

@@ -122,6 +122,7 @@ describe('accessibility: axe finds no serious or critical violation, light or da
         { name: 'admin-users', path: '/admin/users' },
         { name: 'admin-flow', path: '/admin/flow' },
         { name: 'admin-webhooks', path: '/admin/webhooks' },
+        { name: 'admin-import', path: '/admin/import' },
         { name: 'admin-chats', path: '/admin/chats', open: openChat },
         { name: 'profile', path: '/profile' },
         { name: 'profile-security', path: '/profile/security' },

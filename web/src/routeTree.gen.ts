@@ -27,6 +27,7 @@ import { Route as AdminChatsRouteImport } from './routes/admin/chats'
 import { Route as AdminCreateBugRouteImport } from './routes/admin/create-bug'
 import { Route as AdminDashboardRouteImport } from './routes/admin/dashboard'
 import { Route as AdminFlowRouteImport } from './routes/admin/flow'
+import { Route as AdminImportRouteImport } from './routes/admin/import'
 import { Route as AdminUpdateBugRouteImport } from './routes/admin/update-bug'
 import { Route as AdminUsersRouteImport } from './routes/admin/users'
 import { Route as AdminWebhooksRouteImport } from './routes/admin/webhooks'
@@ -143,6 +144,11 @@ const AdminDashboardRoute = AdminDashboardRouteImport.update({
 const AdminFlowRoute = AdminFlowRouteImport.update({
   id: '/flow',
   path: '/flow',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminImportRoute = AdminImportRouteImport.update({
+  id: '/import',
+  path: '/import',
   getParentRoute: () => AdminRoute,
 } as any)
 const AdminUpdateBugRoute = AdminUpdateBugRouteImport.update({
@@ -301,6 +307,7 @@ export interface FileRoutesByFullPath {
   '/admin/create-bug': typeof AdminCreateBugRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/flow': typeof AdminFlowRoute
+  '/admin/import': typeof AdminImportRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
   '/admin/webhooks': typeof AdminWebhooksRoute
@@ -343,6 +350,7 @@ export interface FileRoutesByTo {
   '/admin/create-bug': typeof AdminCreateBugRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/flow': typeof AdminFlowRoute
+  '/admin/import': typeof AdminImportRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
   '/admin/webhooks': typeof AdminWebhooksRoute
@@ -391,6 +399,7 @@ export interface FileRoutesById {
   '/admin/create-bug': typeof AdminCreateBugRoute
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/flow': typeof AdminFlowRoute
+  '/admin/import': typeof AdminImportRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
   '/admin/webhooks': typeof AdminWebhooksRoute
@@ -440,6 +449,7 @@ export interface FileRouteTypes {
     | '/admin/create-bug'
     | '/admin/dashboard'
     | '/admin/flow'
+    | '/admin/import'
     | '/admin/update-bug'
     | '/admin/users'
     | '/admin/webhooks'
@@ -482,6 +492,7 @@ export interface FileRouteTypes {
     | '/admin/create-bug'
     | '/admin/dashboard'
     | '/admin/flow'
+    | '/admin/import'
     | '/admin/update-bug'
     | '/admin/users'
     | '/admin/webhooks'
@@ -529,6 +540,7 @@ export interface FileRouteTypes {
     | '/admin/create-bug'
     | '/admin/dashboard'
     | '/admin/flow'
+    | '/admin/import'
     | '/admin/update-bug'
     | '/admin/users'
     | '/admin/webhooks'
@@ -702,6 +714,13 @@ declare module '@tanstack/react-router' {
       path: '/flow'
       fullPath: '/admin/flow'
       preLoaderRoute: typeof AdminFlowRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/import': {
+      id: '/admin/import'
+      path: '/import'
+      fullPath: '/admin/import'
+      preLoaderRoute: typeof AdminImportRouteImport
       parentRoute: typeof AdminRoute
     }
     '/admin/update-bug': {
@@ -901,6 +920,7 @@ interface AdminRouteChildren {
   AdminCreateBugRoute: typeof AdminCreateBugRoute
   AdminDashboardRoute: typeof AdminDashboardRoute
   AdminFlowRoute: typeof AdminFlowRoute
+  AdminImportRoute: typeof AdminImportRoute
   AdminUpdateBugRoute: typeof AdminUpdateBugRoute
   AdminUsersRoute: typeof AdminUsersRoute
   AdminWebhooksRoute: typeof AdminWebhooksRoute
@@ -914,6 +934,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminCreateBugRoute: AdminCreateBugRoute,
   AdminDashboardRoute: AdminDashboardRoute,
   AdminFlowRoute: AdminFlowRoute,
+  AdminImportRoute: AdminImportRoute,
   AdminUpdateBugRoute: AdminUpdateBugRoute,
   AdminUsersRoute: AdminUsersRoute,
   AdminWebhooksRoute: AdminWebhooksRoute,

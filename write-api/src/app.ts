@@ -21,6 +21,7 @@ import { createBugRoutes } from './bugs/bugs.routes.js';
 import { createChatRoutes } from './chats/chats.routes.js';
 import type { WriteApiDeps } from './deps.js';
 import { idempotency } from './idempotency.js';
+import { createImportRoutes } from './import/import.routes.js';
 import { createCodeLinkRoutes } from './integrations/code-links.routes.js';
 import { createNotificationRoutes, createOneClickUnsubscribeRoutes } from './notifications/notifications.routes.js';
 import { createTokenRoutes } from './tokens/tokens.routes.js';
@@ -78,6 +79,7 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.route('/api/views', createViewRoutes(deps));
   app.route('/api/tokens', createTokenRoutes(deps));
   app.route('/api/webhooks', createWebhookRoutes(deps));
+  app.route('/api/import', createImportRoutes(deps));
   app.route('/api/integrations', createCodeLinkRoutes(deps));
   app.route('/api/notifications', createNotificationRoutes(deps));
   // RFC 8058 one-click unsubscribe: the List-Unsubscribe URI of notification mail (its GET is the web page).

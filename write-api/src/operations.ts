@@ -4,6 +4,7 @@ import { mfaOperations } from './auth/mfa.openapi.js';
 import { oidcOperations } from './auth/oidc.openapi.js';
 import { bugOperations } from './bugs/bugs.openapi.js';
 import { chatOperations } from './chats/chats.openapi.js';
+import { importOperations } from './import/import.openapi.js';
 import { codeLinkOperations } from './integrations/code-links.openapi.js';
 import { notificationOperations, oneClickUnsubscribeOperations } from './notifications/notifications.openapi.js';
 import { tokenOperations } from './tokens/tokens.openapi.js';
@@ -26,6 +27,7 @@ export const writeApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/views', viewOperations),
   ...mountOperations('/api/tokens', tokenOperations),
   ...mountOperations('/api/webhooks', webhookOperations),
+  ...mountOperations('/api/import', importOperations),
   ...mountOperations('/api/integrations', codeLinkOperations),
   ...mountOperations('/api/notifications', notificationOperations),
   ...mountOperations('', oneClickUnsubscribeOperations),

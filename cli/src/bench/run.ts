@@ -11,6 +11,7 @@ import { bundleSuite } from './bundle.js';
 import { eventStoreSuite } from './eventstore.js';
 import { fanoutSuite } from './fanout.js';
 import { httpSuite } from './http.js';
+import { importSuite } from './import.js';
 import { latencySuite } from './latency.js';
 import { triageSuite } from './triage.js';
 import type { BenchContext, BenchRow, BenchSuite } from './types.js';
@@ -26,6 +27,7 @@ const suites = (root: string): BenchSuite[] => [
   analyticsSuite(root),
   triageSuite(root),
   webhooksSuite,
+  importSuite(root),
   bundleSuite(root),
 ];
 

@@ -168,6 +168,8 @@ export const notificationsProjection: Projection = {
         text: string,
         refs: { bugId?: string; chatId?: string },
       ) => {
+        // An import brings the past in (docs/import.md): nobody is told of it as if it happened now.
+        if (e.metadata.importedFrom) return;
         for (const userId of new Set(userIds)) {
           if (!userId || userId === actorId) continue;
           made.push({

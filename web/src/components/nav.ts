@@ -3,6 +3,7 @@ import {
   ChartArea,
   ClipboardList,
   FilePlus2,
+  Import,
   LayoutDashboard,
   ListChecks,
   type LucideIcon,
@@ -24,6 +25,7 @@ export const navByRole: Record<Role, NavEntry[]> = {
     { to: '/admin/users', label: 'Team Members', icon: Users },
     { to: '/admin/chats', label: 'Chats', icon: MessageSquare },
     { to: '/admin/webhooks', label: 'Webhooks', icon: Webhook },
+    { to: '/admin/import', label: 'Import', icon: Import },
   ],
   tester: [
     { to: '/tester/dashboard', label: 'Dashboard', icon: LayoutDashboard },

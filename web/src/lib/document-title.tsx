@@ -25,6 +25,7 @@ const titles: Record<string, string> = {
   '/admin/users': 'Team Members',
   '/admin/chats': 'Chats',
   '/admin/create-bug': 'Create Bug',
+  '/admin/import': 'Import bugs',
   '/tester/dashboard': 'Dashboard',
   '/tester/my-bugs': 'My Reported Bugs',
   '/tester/all-bugs': 'All Bugs',
