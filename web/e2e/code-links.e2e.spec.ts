@@ -90,7 +90,10 @@ describe('bug page: code links', () => {
     );
     // Closed by the commit, in the developer's name (matched by email).
     expect(await page.getByLabel('Status').inputValue()).toBe('Resolved');
-    await page.getByText(/Dee Dev\s*moved it from Pending to Resolved/).first().waitFor();
+    await page
+      .getByText(/Dee Dev\s*moved it from Pending to Resolved/)
+      .first()
+      .waitFor();
     await page
       .getByText(/linked commit c0ffee0/)
       .first()
