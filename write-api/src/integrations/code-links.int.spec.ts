@@ -214,6 +214,15 @@ describe('commits and pull requests that name bugs', () => {
     expect(history.events.at(-1)).toMatchObject({ type: 'BugStatusChanged', actor: { _id: null, name: 'GitHub' } });
   });
 
+  it("does not read the pull request's number in GitHub's merge commit as a bug's", async () => {
+    const target = await report();
+    const other = await report('Another bug');
+    const message = `Merge pull request #${other.number} from acme/keep-last-row\n\nKeep the last row, fixes #${target.number}`;
+    const answer = await github('push', pushOf(message));
+    expect(answer.body).toEqual({ linked: [target.number], closed: [target.number] });
+    expect((await bug(other._id)).code.commits).toEqual([]);
+  });
+
   it('ignores numbers that name no bug, and deleted bugs', async () => {
     const gone = await report();
     expect((await api.delete(`/api/bugs/${gone._id}`, admin.token)).status).toBe(200);

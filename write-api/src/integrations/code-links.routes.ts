@@ -157,13 +157,19 @@ async function answer(c: Context, deps: WriteApiDeps, host: CodeHost, news: Code
   return c.json({ linked: [...linked].sort((a, b) => a - b), closed: [...closed].sort((a, b) => a - b) }, 200);
 }
 
+/**
+ * GitHub's merge commits begin "Merge pull request #314 from owner/branch": that number is
+ * the pull request's, not a bug's (the request itself is linked by its own webhook).
+ */
+const withoutMergeLine = (message: string) => message.replace(/^Merge pull request #\d+ from \S+/gm, '');
+
 const hash = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
 
 /** Each bug a delivery names, with what names it: one link per commit or request and bug. */
 function linksOf(host: CodeHost, news: CodeNews): Link[] {
   if (news.kind === 'push') {
     return news.commits.flatMap((commit) => {
-      const refs = bugReferences(commit.message);
+      const refs = bugReferences(withoutMergeLine(commit.message));
       return refs.mentioned.map((number): Link => {
         const close = news.toDefaultBranch && refs.closed.includes(number);
         return {
