@@ -15,10 +15,9 @@ import {
   FileText,
   Paperclip,
   Trash2,
-  UploadCloud,
   X,
 } from 'lucide-react';
-import { type DragEvent, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { api, downloadFile, messageOf } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { profileQuery } from '../../lib/session';
@@ -28,6 +27,7 @@ import { ConfirmModal } from '../confirm-modal';
 import { Button } from '../ui/button';
 import { Card, CardHeader } from '../ui/card';
 import { cx } from '../ui/cx';
+import { DropZone } from '../ui/drop-zone';
 import { Modal } from '../ui/modal';
 import { Spinner } from '../ui/spinner';
 import { fileKind, formatBytes, useFileObjectUrl } from './file-blob';
@@ -233,11 +233,8 @@ export function BugFiles({ bug }: { bug: Bug }) {
     );
   const files = filesOf(bug);
   const inputId = useId();
-  const hintId = useId();
-  const input = useRef<HTMLInputElement>(null);
   const nextKey = useRef(0);
   const [uploads, setUploads] = useState<Upload[]>([]);
-  const [isOver, setOver] = useState(false);
   const [preview, setPreview] = useState<{ file: BugFileDto; src: string } | null>(null);
   const [removing, setRemoving] = useState<BugFileDto | null>(null);
   const [isRemoving, setIsRemoving] = useState(false);
@@ -294,19 +291,6 @@ export function BugFiles({ bug }: { bug: Bug }) {
     setUploads((list) => list.filter((u) => u.state !== 'done'));
   }
 
-  const onPick = () => {
-    const picked = [...(input.current?.files ?? [])];
-    if (input.current) input.current.value = '';
-    void uploadAll(picked);
-  };
-
-  const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    setOver(false);
-    if (busy) return;
-    void uploadAll([...event.dataTransfer.files]);
-  };
-
   async function remove() {
     if (!removing) return;
     setIsRemoving(true);
@@ -352,55 +336,24 @@ export function BugFiles({ bug }: { bug: Bug }) {
         )}
 
         {canEdit ? (
-          // biome-ignore lint/a11y/noStaticElementInteractions: dropping is the mouse's shortcut; the button beside it picks the same files
-          <div
+          <DropZone
             data-testid="bug-files-dropzone"
-            onDragEnter={(event) => {
-              event.preventDefault();
-              setOver(true);
-            }}
-            onDragOver={(event) => {
-              event.preventDefault();
-              event.dataTransfer.dropEffect = busy ? 'none' : 'copy';
-            }}
-            onDragLeave={(event) => {
-              if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOver(false);
-            }}
-            onDrop={onDrop}
-            className={cx(
-              'rounded-xl border-2 border-dashed px-4 py-5 text-center transition-colors',
-              isOver ? 'border-brand-500 bg-brand-50' : 'border-slate-200 bg-slate-50/60',
+            onFiles={(files) => void uploadAll(files)}
+            disabled={busy}
+            prompt={(isOver) => (
+              <p className="mt-2 text-sm text-slate-700">{isOver ? 'Drop to attach' : 'Drag files here, or'}</p>
             )}
-          >
-            <UploadCloud className="mx-auto size-7 text-slate-400" aria-hidden="true" />
-            <p className="mt-2 text-sm text-slate-700">{isOver ? 'Drop to attach' : 'Drag files here, or'}</p>
-            <input
-              ref={input}
-              id={inputId}
-              type="file"
-              multiple
-              accept={ACCEPT}
-              className="peer sr-only"
-              aria-label="Attach files"
-              aria-describedby={hintId}
-              onChange={onPick}
-              disabled={busy}
-            />
-            <label
-              htmlFor={inputId}
-              className={cx(
-                'mt-2 inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-lg bg-white px-3 text-sm font-medium text-slate-700 shadow-sm ring-1 ring-slate-200 hover:bg-slate-50',
-                'peer-focus-visible:ring-2 peer-focus-visible:ring-brand-500',
-                busy && 'pointer-events-none opacity-60',
-              )}
-            >
-              <Paperclip className="size-4" aria-hidden="true" />
-              Choose files
-            </label>
-            <p id={hintId} className="mt-2 text-xs text-slate-500">
-              Images, PDF, text, logs or zip · up to {MB} MB each
-            </p>
-          </div>
+            button={
+              <>
+                <Paperclip className="size-4" aria-hidden="true" />
+                Choose files
+              </>
+            }
+            inputLabel="Attach files"
+            accept={ACCEPT}
+            multiple
+            hint={`Images, PDF, text, logs or zip · up to ${MB} MB each`}
+          />
         ) : null}
 
         {uploads.length > 0 ? (

@@ -9,14 +9,15 @@ import {
 } from '@bugtrail/domain/vocabulary';
 import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { AlertTriangle, CheckCircle2, CopyCheck, FileUp, Import, UploadCloud } from 'lucide-react';
-import { type ChangeEvent, type DragEvent, useId, useState } from 'react';
+import { AlertTriangle, CheckCircle2, CopyCheck, FileUp, Import } from 'lucide-react';
+import { useId, useState } from 'react';
 import { PageHeader } from '../../components/page-header';
 import { StatCard } from '../../components/stat-card';
 import { PriorityBadge, SeverityBadge, StatusBadge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardHeader } from '../../components/ui/card';
 import { cx } from '../../components/ui/cx';
+import { DropZone } from '../../components/ui/drop-zone';
 import { messageOf } from '../../lib/api';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { type ImportProgress, uploadImport } from '../../lib/import-upload';
@@ -177,69 +178,30 @@ function FilePicker({
   onChange: (file: File | null) => void;
   disabled: boolean;
 }) {
-  const inputId = useId();
-  const hintId = useId();
-  const [isOver, setOver] = useState(false);
-  const onPick = (event: ChangeEvent<HTMLInputElement>) => {
-    onChange(event.target.files?.[0] ?? null);
-    event.target.value = '';
-  };
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setOver(false);
-    if (!disabled && event.dataTransfer.files[0]) onChange(event.dataTransfer.files[0]);
-  };
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: dropping is the mouse's shortcut; the button inside picks the same file
-    <div
-      onDragEnter={(event) => {
-        event.preventDefault();
-        setOver(true);
-      }}
-      onDragOver={(event) => event.preventDefault()}
-      onDragLeave={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOver(false);
-      }}
-      onDrop={onDrop}
-      className={cx(
-        'rounded-xl border-2 border-dashed px-4 py-5 text-center transition-colors',
-        isOver ? 'border-brand-500 bg-brand-50' : 'border-slate-200 bg-slate-50/60',
-      )}
-    >
-      <UploadCloud className="mx-auto size-7 text-slate-400" aria-hidden="true" />
-      {file ? (
-        <p className="mt-2 text-sm break-all text-slate-800">
-          <span className="font-medium">{file.name}</span>{' '}
-          <span className="text-slate-500">({fileSize(file.size)})</span>
-        </p>
-      ) : (
-        <p className="mt-2 text-sm text-slate-700">{isOver ? 'Drop to choose' : 'Drag the file here, or'}</p>
-      )}
-      <input
-        id={inputId}
-        type="file"
-        accept={from === 'github' ? '.json,application/json' : '.csv,text/csv'}
-        className="peer sr-only"
-        aria-label="Export file"
-        aria-describedby={hintId}
-        onChange={onPick}
-        disabled={disabled}
-      />
-      <label
-        htmlFor={inputId}
-        className={cx(
-          'mt-2 inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-lg bg-white px-3 text-sm font-medium text-slate-700 shadow-sm ring-1 ring-slate-200 hover:bg-slate-50',
-          'peer-focus-visible:ring-2 peer-focus-visible:ring-brand-500',
-          disabled && 'pointer-events-none opacity-60',
-        )}
-      >
-        <FileUp className="size-4" aria-hidden="true" />
-        {file ? 'Choose another file' : 'Choose a file'}
-      </label>
-      <p id={hintId} className="mt-2 text-xs text-slate-500">
-        {importSourceFiles[from]} · up to {MB} MB · times without an offset are read in the server's IMPORT_TIMEZONE
-      </p>
-    </div>
+    <DropZone
+      onFiles={(files) => onChange(files[0] ?? null)}
+      disabled={disabled}
+      prompt={(isOver) =>
+        file ? (
+          <p className="mt-2 text-sm break-all text-slate-800">
+            <span className="font-medium">{file.name}</span>{' '}
+            <span className="text-slate-500">({fileSize(file.size)})</span>
+          </p>
+        ) : (
+          <p className="mt-2 text-sm text-slate-700">{isOver ? 'Drop to choose' : 'Drag the file here, or'}</p>
+        )
+      }
+      button={
+        <>
+          <FileUp className="size-4" aria-hidden="true" />
+          {file ? 'Choose another file' : 'Choose a file'}
+        </>
+      }
+      inputLabel="Export file"
+      accept={from === 'github' ? '.json,application/json' : '.csv,text/csv'}
+      hint={`${importSourceFiles[from]} · up to ${MB} MB · times without an offset are read in the server's IMPORT_TIMEZONE`}
+    />
   );
 }
 
