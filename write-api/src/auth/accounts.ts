@@ -1,4 +1,4 @@
-import { type Role, streams, type UserRef, userDecider } from '@bugtrail/domain';
+import { type Actor, type Role, streams, type UserRef, userDecider } from '@bugtrail/domain';
 import type { CommandHandler } from '@bugtrail/eventstore';
 import type pg from 'pg';
 
@@ -82,6 +82,21 @@ export class Accounts {
       [list],
     );
     return Object.fromEntries(rows.map((r) => [r.user_id, { role: r.role, name: r.name ?? '' }]));
+  }
+
+  /**
+   * The active users with these emails (any case), as actors with their role as it is now,
+   * by lower-case email: who a commit's author is (code links).
+   */
+  async activeActorsByEmail(emails: Iterable<string>): Promise<Map<string, Actor>> {
+    const list = [...new Set([...emails].map((e) => e.toLowerCase()))];
+    if (list.length === 0) return new Map();
+    const { rows } = await this.pool.query<{ user_id: string; role: Role; name: string | null; email: string }>(
+      `select user_id, role, name, lower(email) as email from auth.credentials
+       where lower(email) = any($1::text[]) and deactivated_at is null`,
+      [list],
+    );
+    return new Map(rows.map((r) => [r.email, { id: r.user_id, role: r.role, ...(r.name ? { name: r.name } : {}) }]));
   }
 
   async exists(id: string): Promise<boolean> {

@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
-  type Actor,
   type BugCommand,
   bugDecider,
   bugReferences,
@@ -9,7 +8,6 @@ import {
   ConflictError,
   NotFoundError,
   type PullRequestLink,
-  type Role,
   streams,
 } from '@bugtrail/domain';
 import { HttpError, readBodyBytes } from '@bugtrail/platform';
@@ -113,10 +111,7 @@ async function answer(c: Context, deps: WriteApiDeps, host: CodeHost, news: Code
   const links = linksOf(host, news);
   if (links.length === 0) return c.json({ linked: [], closed: [] }, 200);
   const bugIds = await bugIdsByNumber(deps, [...new Set(links.map((l) => l.number))]);
-  const actors = await actorsByEmail(
-    deps,
-    links.flatMap((l) => (l.authorEmail ? [l.authorEmail] : [])),
-  );
+  const actors = await deps.accounts.activeActorsByEmail(links.flatMap((l) => (l.authorEmail ? [l.authorEmail] : [])));
   const linked = new Set<number>();
   const closed = new Set<number>();
   let position: string | null = null;
@@ -219,15 +214,4 @@ async function bugIdsByNumber(deps: WriteApiDeps, numbers: readonly number[]): P
     [numbers.filter((n) => n <= 2_147_483_647)],
   );
   return new Map(rows.map((r) => [r.number, r.bug_id]));
-}
-
-/** The active users whose email a commit names, as actors (their role as it is now). */
-async function actorsByEmail(deps: WriteApiDeps, emails: readonly string[]): Promise<Map<string, Actor>> {
-  if (emails.length === 0) return new Map();
-  const { rows } = await deps.pool.query<{ user_id: string; role: Role; name: string | null; email: string }>(
-    `select user_id, role, name, lower(email) as email from auth.credentials
-     where lower(email) = any($1::text[]) and deactivated_at is null`,
-    [[...new Set(emails)]],
-  );
-  return new Map(rows.map((r) => [r.email, { id: r.user_id, role: r.role, ...(r.name ? { name: r.name } : {}) }]));
 }
