@@ -33,6 +33,8 @@ describe('commits and pull requests that name bugs', () => {
   let tester: TestUser;
   let developer: TestUser;
   let receiver: WebhookReceiver;
+  /** The product without either secret, started before the other does anything. */
+  let bare: TestSystem;
 
   const eventCount = async () =>
     Number((await t.system.pool.query('select count(*)::int as n from eventstore.events')).rows[0].n);
@@ -76,6 +78,7 @@ describe('commits and pull requests that name bugs', () => {
   };
 
   beforeAll(async () => {
+    bare = await startTestSystem();
     t = await startTestSystem({
       config: {
         codeHosts: { githubSecret: GITHUB_SECRET, gitlabSecret: GITLAB_SECRET },
@@ -91,6 +94,16 @@ describe('commits and pull requests that name bugs', () => {
   afterAll(async () => {
     await receiver?.close();
     await t?.close();
+    await bare?.close();
+  });
+
+  it('answers 404 where the integration has no secret', async () => {
+    const answer = await http(bare.url).call('POST', '/api/integrations/github', {
+      raw: '{}',
+      headers: { 'content-type': 'application/json', 'x-github-event': 'push' },
+    });
+    expect(answer.status).toBe(404);
+    expect((await http(bare.url).call('POST', '/api/integrations/gitlab', { raw: '{}' })).status).toBe(404);
   });
 
   it('refuses a missing or wrong signature and appends nothing', async () => {
@@ -364,19 +377,5 @@ describe('commits and pull requests that name bugs', () => {
       { field: 'commits', from: [], to: [expect.objectContaining({ sha: push.commits[0].id })] },
     ]);
     expect(messages[1]!.data.actor).toEqual({ _id: null, name: 'GitHub' });
-  });
-
-  it('answers 404 where the integration has no secret', async () => {
-    const bare = await startTestSystem();
-    try {
-      const answer = await http(bare.url).call('POST', '/api/integrations/github', {
-        raw: '{}',
-        headers: { 'content-type': 'application/json', 'x-github-event': 'push' },
-      });
-      expect(answer.status).toBe(404);
-      expect((await http(bare.url).call('POST', '/api/integrations/gitlab', { raw: '{}' })).status).toBe(404);
-    } finally {
-      await bare.close();
-    }
   });
 });
