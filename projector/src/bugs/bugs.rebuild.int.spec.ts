@@ -223,7 +223,18 @@ describe('bug read models: random events, then rebuild = live', () => {
     }
 
     expect(Object.keys(before).filter((k) => k.startsWith('analytics.')).length).toBeGreaterThanOrEqual(8);
+    // A rebuild builds the readers' indexes after its replay: the same ones (named after the schema they were built in).
+    const indexes = async () =>
+      (
+        await t.system.pool.query<{ name: string; definition: string }>(
+          `select indexname as name, replace(indexdef, indexname, '') as definition
+           from pg_indexes where schemaname = 'rm' order by 2`,
+        )
+      ).rows;
+    const indexesBefore = await indexes();
+    expect(indexesBefore.map((i) => i.name)).toEqual(expect.arrayContaining(['rm_bugs_newest', 'rm_bug_changes_bug']));
     for (const projection of t.system.projector.projections) await t.system.projector.rebuild(projection.name);
+    expect((await indexes()).map((i) => i.definition)).toEqual(indexesBefore.map((i) => i.definition));
     const after = await snapshot();
     expect(Object.keys(after)).toEqual(Object.keys(before));
     for (const [name, rows] of Object.entries(before)) expect(after[name], name).toEqual(rows);

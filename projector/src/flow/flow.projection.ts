@@ -127,7 +127,6 @@ export const flowProjection: Projection = {
       revision int not null,
       state jsonb not null
     )`.execute(db);
-    await sql`create index ${index('flow_bugs_created')} on ${t(schema, 'flow_bugs')} (created_at)`.execute(db);
     await sql`create table ${t(schema, 'bug_intervals')} (
       bug_id text not null,
       field text not null,
@@ -151,6 +150,12 @@ export const flowProjection: Projection = {
       occurred_at timestamptz not null,
       changes jsonb not null
     )`.execute(db);
+  },
+
+  /** What the metrics and histories read by; `apply` finds open stays by `bug_intervals_open` alone. */
+  async createIndexes(db: Kysely<ReadModelDb>, schema: string) {
+    const index = (name: string) => sql.id(`${schema}_${name}`);
+    await sql`create index ${index('flow_bugs_created')} on ${t(schema, 'flow_bugs')} (created_at)`.execute(db);
     await sql`create index ${index('bug_changes_bug')} on ${t(schema, 'bug_changes')} (bug_id, revision)`.execute(db);
   },
 

@@ -24,6 +24,12 @@ export interface Projection {
   /** The tables it owns, in creation order. */
   readonly tables: readonly string[];
   createTables(db: Kysely<ReadModelDb>, schema: string): Promise<void>;
+  /**
+   * Indexes only the readers need (`apply` must not rely on them). A rebuild builds them
+   * once after its bulk replay, which costs far less than keeping them up row by row;
+   * a new projection gets them right after its tables.
+   */
+  createIndexes?(db: Kysely<ReadModelDb>, schema: string): Promise<void>;
   apply(events: readonly RecordedEvent[], context: ProjectionContext): Promise<void>;
 }
 

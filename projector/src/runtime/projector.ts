@@ -115,6 +115,7 @@ export class Projector {
         if (!row) {
           await this.db.transaction().execute(async (tx) => {
             await projection.createTables(tx, READ_MODEL_SCHEMA);
+            await projection.createIndexes?.(tx, READ_MODEL_SCHEMA);
             await tx
               .withTables<ProjectorTables>()
               .insertInto('projector.checkpoints')
@@ -279,15 +280,30 @@ export class Projector {
     await projection.createTables(this.db, schema);
     let position: Position = START;
     let events = 0;
+    const read = (from: Position, limit: Position): Promise<RecordedEvent[]> => {
+      if (from >= limit) return Promise.resolve([]);
+      const reading = this.store.readAll(from, this.batchSize * 20);
+      reading.catch(() => {}); // awaited below; a batch that fails first leaves it unread
+      return reading;
+    };
     const replayUpTo = async (db: Kysely<ReadModelDb>, limit: Position) => {
-      while (position < limit) {
-        const batch = (await this.store.readAll(position, this.batchSize * 5)).filter((e) => e.position <= limit);
+      let next = read(position, limit);
+      for (;;) {
+        const batch = (await next).filter((e) => e.position <= limit);
         if (batch.length === 0) break;
-        const run = async (tx: Transaction<ReadModelDb>) =>
-          projection.apply(batch, { db: tx, schema, topics: new Set() });
-        if (db.isTransaction) await run(db as Transaction<ReadModelDb>);
-        else await db.transaction().execute(run);
-        position = batch[batch.length - 1]!.position;
+        const end = batch[batch.length - 1]!.position;
+        // The next batch is read (and parsed) on another connection while this one is written.
+        next = read(end, limit);
+        const apply = (tx: Transaction<ReadModelDb>) => projection.apply(batch, { db: tx, schema, topics: new Set() });
+        if (db.isTransaction) await apply(db as Transaction<ReadModelDb>);
+        else
+          await db.transaction().execute(async (tx) => {
+            // Shadow tables are dropped unless the swap (a commit that does wait) takes them:
+            // a batch's commit need not wait for the WAL flush.
+            await sql`set local synchronous_commit = off`.execute(tx);
+            await apply(tx);
+          });
+        position = end;
         events += batch.length;
       }
     };
@@ -298,6 +314,8 @@ export class Projector {
         if (live === null || position >= live) break;
         await replayUpTo(this.db, live);
       }
+      // Readers' indexes are built once, over the replayed rows, before the short locked stretch.
+      await projection.createIndexes?.(this.db, schema);
       await this.db.transaction().execute(async (tx) => {
         const locked = await sql<{ position: Position }>`
           select position from projector.checkpoints where name = ${name} for update`.execute(tx);
