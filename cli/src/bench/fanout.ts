@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { listen, loadConfig, silentLogger } from '@bugtrail/platform';
 import { createSystem } from '../system.js';
 import { percentile, round } from './stats.js';
-import type { BenchContext, BenchRow, BenchSuite } from './types.js';
+import { type BenchContext, type BenchRow, type BenchSuite, storeLabel } from './types.js';
 
 /**
  * Live-update fan-out: N SSE clients on one read-api, commands committed at a steady
@@ -127,7 +127,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function measure(ctx: BenchContext, clients: number, rate: number, seconds: number): Promise<BenchRow[]> {
   const suite = 'fanout';
-  const database = await ctx.createDatabase();
+  const database = await ctx.createDatabase({ filled: true });
   const base = loadConfig({});
   const config = {
     ...base,
@@ -207,14 +207,14 @@ async function measure(ctx: BenchContext, clients: number, rate: number, seconds
     return [
       {
         suite,
-        name: `${clients} clients: commit → receipt p50`,
+        name: `${clients} clients: commit → receipt p50${storeLabel(ctx)}`,
         value: round(percentile(latencies, 50)),
         unit: 'ms',
         note,
       },
       {
         suite,
-        name: `${clients} clients: commit → receipt p99`,
+        name: `${clients} clients: commit → receipt p99${storeLabel(ctx)}`,
         value: p99,
         unit: 'ms',
         ...(isGoal ? { target: '≤ 100 ms', met: p99 <= 100 && latencies.length === expected } : {}),

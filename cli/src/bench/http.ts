@@ -1,6 +1,6 @@
 import { benchCall, registerBenchUser, startServerProcess } from './server-process.js';
 import { percentile, round, runConcurrent } from './stats.js';
-import type { BenchRow, BenchSuite } from './types.js';
+import { type BenchRow, type BenchSuite, storeLabel } from './types.js';
 
 /**
  * Commands over real HTTP against the launcher in its own process: auth, zod,
@@ -12,7 +12,7 @@ export function httpSuite(root: string): BenchSuite {
     name: 'http',
     async run(ctx) {
       const rows: BenchRow[] = [];
-      const database = await ctx.createDatabase();
+      const database = await ctx.createDatabase({ filled: true });
       const server = await startServerProcess(root, database.url);
       try {
         const base = server.url;
@@ -43,7 +43,7 @@ export function httpSuite(root: string): BenchSuite {
           const floorRate = (n / floor.wallMs) * 1000;
           rows.push({
             suite: 'http',
-            name: `report bug (auth + read-your-writes), ${connections} conn`,
+            name: `report bug (auth + read-your-writes), ${connections} conn${storeLabel(ctx)}`,
             value: round(rate, 0),
             unit: 'req/s',
             baseline: { name: `GET /health, ${connections} conn`, value: round(floorRate, 0), unit: 'req/s' },
@@ -64,7 +64,7 @@ export function httpSuite(root: string): BenchSuite {
         });
         rows.push({
           suite: 'http',
-          name: 'change status (assigned developer), 8 conn',
+          name: `change status (assigned developer), 8 conn${storeLabel(ctx)}`,
           value: round((change.latencies.length / change.wallMs) * 1000, 0),
           unit: 'req/s',
           note: `p50 ${round(percentile(change.latencies, 50), 2)} ms, p99 ${round(percentile(change.latencies, 99), 2)} ms`,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ChangeFeed, loadConfig, silentLogger } from '@bugtrail/platform';
 import { createSystem } from '../system.js';
 import { percentile, round } from './stats.js';
-import type { BenchRow, BenchSuite } from './types.js';
+import { type BenchRow, type BenchSuite, storeLabel } from './types.js';
 
 /**
  * Command → visible in the read model, at a steady rate: from the moment an append
@@ -12,7 +12,7 @@ import type { BenchRow, BenchSuite } from './types.js';
 export const latencySuite: BenchSuite = {
   name: 'latency',
   async run(ctx) {
-    const database = await ctx.createDatabase();
+    const database = await ctx.createDatabase({ filled: true });
     const config = { ...loadConfig({}), logLevel: 'silent' as const };
     const system = await createSystem({
       config,
@@ -85,8 +85,8 @@ export const latencySuite: BenchSuite = {
       note: `p50 ${round(percentile(samples, 50), 1)} ms, ${samples.length} appends at ${rate}/s`,
     });
     return [
-      row('append → read model (in-process, as npm start)', local),
-      row('append → read model (other process, via LISTEN)', viaListen),
+      row(`append → read model (in-process, as npm start)${storeLabel(ctx)}`, local),
+      row(`append → read model (other process, via LISTEN)${storeLabel(ctx)}`, viaListen),
     ];
   },
 };

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { startThrowawayCluster } from '../embedded-db.js';
 import { analyticsSuite } from './analytics.js';
 import { auditSuite } from './audit.js';
-import { bugsReadSuite } from './bugs.js';
+import { bugsReadSuite, fillStore } from './bugs.js';
 import { bundleSuite } from './bundle.js';
 import { eventStoreSuite } from './eventstore.js';
 import { fanoutSuite } from './fanout.js';
@@ -52,7 +52,11 @@ export function renderTable(rows: readonly BenchRow[]): string {
   return [fmt(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(fmt)].join('\n');
 }
 
-/** `npm run bench [-- --quick] [--only suite,suite]`: a table, and bench/results/latest.json. */
+/**
+ * `npm run bench [-- --quick] [--only suite,suite] [--store N]`: a table, and bench/results/latest.json.
+ * `--store N` runs the write, latency and fan-out suites over a store preloaded with N bugs
+ * (272000 ≈ 1M events) instead of an empty one.
+ */
 export async function runBench(root: string, args: string[]): Promise<void> {
   const quick = args.includes('--quick');
   const onlyIndex = args.indexOf('--only');
@@ -71,20 +75,43 @@ export async function runBench(root: string, args: string[]): Promise<void> {
     adminUrl = cluster.url;
     stopCluster = () => cluster.stop();
   }
+  const storeIndex = args.indexOf('--store');
+  const storeArg =
+    args.find((a) => a.startsWith('--store='))?.slice('--store='.length) ??
+    (storeIndex >= 0 ? args[storeIndex + 1] : undefined);
+  const storeBugs = storeArg ? Number(storeArg) : 0;
+  if (!Number.isInteger(storeBugs) || storeBugs < 0) throw new Error('--store takes a number of bugs');
+  /** The preloaded store, made once per run and copied for every suite that asks (`create database … template`). */
+  let template: Promise<string> | null = null;
+  const createDatabase = async (source?: string) => {
+    const name = `bench_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}${source ? ` template ${source}` : ''}`);
+    await admin.end();
+    const url = new URL(adminUrl!);
+    url.pathname = `/${name}`;
+    return { name, url: url.toString() };
+  };
   const ctx: BenchContext = {
     adminDatabaseUrl: adminUrl,
     quick,
+    store: storeBugs > 0 ? { bugs: storeBugs, events: null } : null,
     log: (message) => process.stderr.write(`  … ${message}\n`),
-    async createDatabase() {
-      const name = `bench_${randomBytes(5).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(adminUrl!);
-      url.pathname = `/${name}`;
+    async createDatabase(options = {}) {
+      let source: string | undefined;
+      if (options.filled && storeBugs > 0) {
+        template ??= (async () => {
+          const made = await createDatabase();
+          const events = await fillStore(root, made.url, storeBugs, ctx.log);
+          ctx.store = { bugs: storeBugs, events };
+          return made.name;
+        })();
+        source = await template;
+      }
+      const { name, url } = await createDatabase(source);
       return {
-        url: url.toString(),
+        url,
         async drop() {
           const c = new pg.Client({ connectionString: adminUrl });
           await c.connect();
@@ -108,6 +135,14 @@ export async function runBench(root: string, args: string[]): Promise<void> {
       }
     }
   } finally {
+    const made = template as Promise<string> | null;
+    if (made) {
+      const name = await made.catch(() => null);
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      if (name) await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
+      await admin.end();
+    }
     await stopCluster?.();
   }
   process.stdout.write(`\n${renderTable(rows)}\n`);
@@ -115,7 +150,7 @@ export async function runBench(root: string, args: string[]): Promise<void> {
   await mkdir(out, { recursive: true });
   await writeFile(
     path.join(out, 'latest.json'),
-    `${JSON.stringify({ startedAt: started.toISOString(), machine: { cpus: os.cpus().length, node: process.version }, quick, rows }, null, 2)}\n`,
+    `${JSON.stringify({ startedAt: started.toISOString(), machine: { cpus: os.cpus().length, node: process.version }, quick, store: ctx.store, rows }, null, 2)}\n`,
   );
   process.stdout.write(`\nwritten: bench/results/latest.json\n`);
 }

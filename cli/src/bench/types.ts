@@ -17,10 +17,25 @@ export type BenchRow = {
 export type BenchContext = {
   /** A PostgreSQL server URL (admin) in which suites create their own databases. */
   adminDatabaseUrl: string;
-  createDatabase(): Promise<{ url: string; drop(): Promise<void> }>;
+  /**
+   * A fresh database; `{ filled: true }`: one holding the run's preloaded store
+   * (`--store N`: N bugs, ≈ 3.7 events each, read models caught up), else empty.
+   */
+  createDatabase(options?: { filled?: boolean }): Promise<{ url: string; drop(): Promise<void> }>;
+  /** The preloaded store's size, for row names (`--store N`); null without one. */
+  store: { bugs: number; events: number | null } | null;
   /** Smaller sizes for a quick run (`npm run bench -- --quick`). */
   quick: boolean;
   log(message: string): void;
 };
 
 export type BenchSuite = { name: string; run(ctx: BenchContext): Promise<BenchRow[]> };
+
+/** " (store of N events)" after a row's name when the run preloads a store. */
+export function storeLabel(ctx: BenchContext): string {
+  if (!ctx.store) return '';
+  const events = ctx.store.events;
+  return events === null
+    ? ` (store of ${ctx.store.bugs.toLocaleString('en-US')} bugs)`
+    : ` (store of ${events.toLocaleString('en-US')} events)`;
+}
