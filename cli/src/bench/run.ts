@@ -96,15 +96,14 @@ export async function runBench(root: string, args: string[]): Promise<void> {
   const ctx: BenchContext = {
     adminDatabaseUrl: adminUrl,
     quick,
-    store: storeBugs > 0 ? { bugs: storeBugs, events: null } : null,
+    store: storeBugs > 0 ? { bugs: storeBugs, events: null, team: null, catchUpSeconds: null } : null,
     log: (message) => process.stderr.write(`  … ${message}\n`),
     async createDatabase(options = {}) {
       let source: string | undefined;
       if (options.filled && storeBugs > 0) {
         template ??= (async () => {
           const made = await createDatabase();
-          const events = await fillStore(root, made.url, storeBugs, ctx.log);
-          ctx.store = { bugs: storeBugs, events };
+          ctx.store = { bugs: storeBugs, ...(await fillStore(root, made.url, storeBugs, ctx.log)) };
           return made.name;
         })();
         source = await template;

@@ -1,3 +1,8 @@
+import type { BenchUser } from './server-process.js';
+
+/** The people of a loaded store: bugs are reported by the testers and assigned to the developers. */
+export type BenchTeam = { admin: BenchUser; testers: BenchUser[]; developers: BenchUser[] };
+
 /** One line of the bench table. */
 export type BenchRow = {
   suite: string;
@@ -22,8 +27,8 @@ export type BenchContext = {
    * (`--store N`: N bugs, ≈ 3.7 events each, read models caught up), else empty.
    */
   createDatabase(options?: { filled?: boolean }): Promise<{ url: string; drop(): Promise<void> }>;
-  /** The preloaded store's size, for row names (`--store N`); null without one. */
-  store: { bugs: number; events: number | null } | null;
+  /** The preloaded store (`--store N`), once made: its size, the team that reported, how long the read models took. */
+  store: { bugs: number; events: number | null; team: BenchTeam | null; catchUpSeconds: number | null } | null;
   /** Smaller sizes for a quick run (`npm run bench -- --quick`). */
   quick: boolean;
   log(message: string): void;
