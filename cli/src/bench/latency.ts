@@ -63,8 +63,12 @@ export const latencySuite: BenchSuite = {
             );
             const t0 = performance.now();
             await Promise.all([
-              system.changeFeed.waitFor(result.position, 10_000).then(() => local.push(performance.now() - t0)),
-              remote.waitFor(result.position, 10_000).then(() => viaListen.push(performance.now() - t0)),
+              system.changeFeed.waitFor(result.position, 10_000).then(() => {
+                local[i] = performance.now() - t0;
+              }),
+              remote.waitFor(result.position, 10_000).then(() => {
+                viaListen[i] = performance.now() - t0;
+              }),
             ]);
           })(),
         );
@@ -75,15 +79,25 @@ export const latencySuite: BenchSuite = {
       await system.close();
       await database.drop();
     }
-    const row = (name: string, samples: number[]): BenchRow => ({
-      suite: 'latency',
-      name,
-      value: round(percentile(samples, 99), 1),
-      unit: 'ms p99',
-      target: 'p99 ≤ 25 ms',
-      met: percentile(samples, 99) <= 25,
-      note: `p50 ${round(percentile(samples, 50), 1)} ms, ${samples.length} appends at ${rate}/s`,
-    });
+    // Samples by append order: the first second (a copied store's cold caches) apart from the rest.
+    const row = (name: string, samples: number[]): BenchRow => {
+      const p99 = percentile(samples, 99);
+      const settled = percentile(samples.slice(rate), 99);
+      let worst = { second: 0, p99: 0 };
+      for (let second = 0; second < seconds; second++) {
+        const p = percentile(samples.slice(second * rate, (second + 1) * rate), 99);
+        if (p > worst.p99) worst = { second, p99: p };
+      }
+      return {
+        suite: 'latency',
+        name,
+        value: round(p99, 1),
+        unit: 'ms p99',
+        target: 'p99 ≤ 25 ms',
+        met: p99 <= 25,
+        note: `p50 ${round(percentile(samples, 50), 1)} ms, ${samples.length} appends at ${rate}/s; after the first second p99 ${round(settled, 1)} ms; worst second: ${worst.second + 1} (p99 ${round(worst.p99, 1)} ms)`,
+      };
+    };
     return [
       row(`append → read model (in-process, as npm start)${storeLabel(ctx)}`, local),
       row(`append → read model (other process, via LISTEN)${storeLabel(ctx)}`, viaListen),

@@ -108,6 +108,8 @@ export class PostgresEventStore implements EventStore {
   private readonly subscriptions = new Set<{ close(): Promise<void> }>();
   /** The furthest position appended in this tick, announced once to other processes. */
   private pendingNotice: string | null = null;
+  /** Followers' reads in flight, by the position they read after (see `followerRead`). */
+  private readonly followerReads = new Map<Position, { limit: number; read: Promise<RecordedEvent[]> }>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -241,6 +243,25 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
+  /**
+   * A follower's read: followers woken by the same ring (the projector, the webhook and AI
+   * reactors) usually stand at the same position and ask at once, so they share one query
+   * instead of each reading the same events (five reads per projector batch before). The
+   * events are shared too (each follower gets its own array): followers only read them.
+   */
+  private followerRead(from: Position, limit: number): Promise<RecordedEvent[]> {
+    const shared = this.followerReads.get(from);
+    if (shared && shared.limit >= limit) return shared.read.then((events) => events.slice(0, limit));
+    const read = this.readAll(from, limit);
+    const entry = { limit, read };
+    this.followerReads.set(from, entry);
+    const forget = () => {
+      if (this.followerReads.get(from) === entry) this.followerReads.delete(from);
+    };
+    read.then(forget, forget);
+    return read.then((events) => events.slice(0, limit));
+  }
+
   async headPosition(): Promise<Position> {
     const { rows } = await this.pool.query<{ tx: string; position: string }>(
       `select transaction_id::text as tx, position from eventstore.events
@@ -279,7 +300,7 @@ export class PostgresEventStore implements EventStore {
       let mustRead = true;
       while (!closed) {
         const behind: boolean = mustRead || position < store.doorbell.rungHead;
-        const batch: RecordedEvent[] = behind ? await store.readAll(position, batchSize) : [];
+        const batch: RecordedEvent[] = behind ? await store.followerRead(position, batchSize) : [];
         if (closed) return;
         if (batch.length > 0) {
           position = batch[batch.length - 1]!.position;
