@@ -6,7 +6,7 @@ import { createSystem, migrateAll } from '../system.js';
 import { readEverything } from './audit.js';
 import { benchCall, registerBenchUser, startServerProcess } from './server-process.js';
 import { percentile, round, runConcurrent } from './stats.js';
-import type { BenchContext, BenchRow, BenchSuite } from './types.js';
+import { type BenchContext, type BenchRow, type BenchSuite, rebuildRow } from './types.js';
 
 /**
  * The analysts' reads (issue 13) at 100k bugs with 1M events (quick: 10k with 100k):
@@ -140,19 +140,15 @@ export function analyticsSuite(root: string): BenchSuite {
         });
         try {
           const rebuilt = await system.projector.rebuild('flow');
-          const rate = (rebuilt.events / rebuilt.ms) * 1000;
-          ctx.log(`rebuild flow: ${round(rate, 0)} events/s`);
-          rows.push({
-            suite: 'analytics',
-            name: `rebuild the flow projection (status stays), ${rebuilt.events.toLocaleString('en-US')} events`,
-            value: round(rate, 0),
-            unit: 'events/s',
-            baseline: { name: 'readAll of the same events', value: round(readRate, 0), unit: 'events/s' },
-            ratio: round(rate / readRate, 2),
-            target: '≥ 30,000/s',
-            met: rate >= 30_000,
-            note: `${round(rebuilt.ms / 1000, 1)} s, swap and analytics views included`,
-          });
+          const row = rebuildRow(
+            'analytics',
+            `rebuild the flow projection (status stays), ${rebuilt.events.toLocaleString('en-US')} events`,
+            rebuilt,
+            readRate,
+            `${round(rebuilt.ms / 1000, 1)} s, swap and analytics views included`,
+          );
+          ctx.log(`rebuild flow: ${row.value} events/s`);
+          rows.push(row);
         } finally {
           await system.close();
         }

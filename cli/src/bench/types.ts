@@ -1,4 +1,5 @@
 import type { BenchUser } from './server-process.js';
+import { round } from './stats.js';
 
 /** The people of a loaded store: bugs are reported by the testers and assigned to the developers. */
 export type BenchTeam = { admin: BenchUser; testers: BenchUser[]; developers: BenchUser[] };
@@ -43,4 +44,26 @@ export function storeLabel(ctx: BenchContext): string {
   return events === null
     ? ` (store of ${ctx.store.bugs.toLocaleString('en-US')} bugs)`
     : ` (store of ${events.toLocaleString('en-US')} events)`;
+}
+
+/** A rebuild's row: events/s beside a plain `readAll` of the same events, against the 30k/s target. */
+export function rebuildRow(
+  suite: string,
+  name: string,
+  rebuilt: { events: number; ms: number },
+  readRate: number,
+  note: string,
+): BenchRow {
+  const rate = rebuilt.events / (rebuilt.ms / 1000);
+  return {
+    suite,
+    name,
+    value: round(rate, 0),
+    unit: 'events/s',
+    baseline: { name: 'readAll of the same events', value: round(readRate, 0), unit: 'events/s' },
+    ratio: round(rate / readRate, 2),
+    target: '≥ 30,000/s',
+    met: rate >= 30_000,
+    note,
+  };
 }
