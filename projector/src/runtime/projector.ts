@@ -294,15 +294,10 @@ export class Projector {
         const end = batch[batch.length - 1]!.position;
         // The next batch is read (and parsed) on another connection while this one is written.
         next = read(end, limit);
-        const apply = (tx: Transaction<ReadModelDb>) => projection.apply(batch, { db: tx, schema, topics: new Set() });
-        if (db.isTransaction) await apply(db as Transaction<ReadModelDb>);
-        else
-          await db.transaction().execute(async (tx) => {
-            // Shadow tables are dropped unless the swap (a commit that does wait) takes them:
-            // a batch's commit need not wait for the WAL flush.
-            await sql`set local synchronous_commit = off`.execute(tx);
-            await apply(tx);
-          });
+        const run = async (tx: Transaction<ReadModelDb>) =>
+          projection.apply(batch, { db: tx, schema, topics: new Set() });
+        if (db.isTransaction) await run(db as Transaction<ReadModelDb>);
+        else await db.transaction().execute(run);
         position = end;
         events += batch.length;
       }
