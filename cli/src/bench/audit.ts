@@ -1,5 +1,12 @@
 import type { BugStatus } from '@bugtrail/domain';
-import { type NewEvent, type Position, PostgresEventStore, START, verifyStore } from '@bugtrail/eventstore';
+import {
+  type EventStore,
+  type NewEvent,
+  type Position,
+  PostgresEventStore,
+  START,
+  verifyStore,
+} from '@bugtrail/eventstore';
 import { createPool } from '@bugtrail/platform';
 import { reportBug, statusChanged } from '../demo/bug-events.js';
 import { migrateAll } from '../system.js';
@@ -60,7 +67,7 @@ async function fillStore(store: PostgresEventStore, have: number, target: number
 }
 
 /** One pass of readAll over the whole store: what verify (or a rebuild) costs without its own work. */
-export async function readEverything(store: PostgresEventStore): Promise<number> {
+export async function readEverything(store: Pick<EventStore, 'readAll'>): Promise<number> {
   let from: Position = START;
   let events = 0;
   for (;;) {

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { type Position, PostgresEventStore, START } from '@bugtrail/eventstore';
+import { type Position, PostgresEventStore } from '@bugtrail/eventstore';
 import { createPool, loadConfig, readModelPosition, silentLogger } from '@bugtrail/platform';
 import { reportBug, statusChanged } from '../demo/bug-events.js';
 import { createSystem } from '../system.js';
+import { readEverything } from './audit.js';
 import { type BenchUser, benchCall, registerBenchUser, startServerProcess } from './server-process.js';
 import { percentile, round, runConcurrent } from './stats.js';
 import { type BenchContext, type BenchRow, type BenchSuite, type BenchTeam, rebuildRow } from './types.js';
@@ -122,7 +123,7 @@ export function bugsReadSuite(root: string): BenchSuite {
     name: 'bugs-read',
     async run(ctx: BenchContext): Promise<BenchRow[]> {
       const rows: BenchRow[] = [];
-      let large = Number(process.env.BENCH_BUGS ?? (ctx.quick ? 10_000 : 100_000));
+      const large = Number(process.env.BENCH_BUGS ?? (ctx.quick ? 10_000 : 100_000));
       const small = 1000;
       const requests = ctx.quick ? 1000 : 5000;
 
@@ -147,11 +148,16 @@ export function bugsReadSuite(root: string): BenchSuite {
 
       // The run's preloaded store when there is one (`--store N`), else `large` bugs loaded here.
       const preloaded = ctx.store !== null && process.env.BENCH_BUGS === undefined;
-      const bigDb = preloaded ? await ctx.createDatabase({ filled: true }) : await ctx.createDatabase();
-      let loaded: { events: number; team: BenchTeam; catchUpSeconds: number } | null = null;
-      if (!preloaded) loaded = await fillStore(root, bigDb.url, large, ctx.log);
-      const { events, team, catchUpSeconds: behind } = (loaded ?? ctx.store) as NonNullable<typeof loaded>;
-      if (preloaded) large = ctx.store!.bugs;
+      const bigDb = await ctx.createDatabase({ filled: preloaded });
+      // Filled, the run's store is known (its team and counts are set once it is made).
+      const {
+        bugs,
+        events,
+        team,
+        catchUpSeconds: behind,
+      } = preloaded
+        ? (ctx.store as { bugs: number; events: number; team: BenchTeam; catchUpSeconds: number })
+        : { bugs: large, ...(await fillStore(root, bigDb.url, large, ctx.log)) };
       const server = await startServerProcess(root, bigDb.url);
       try {
         const floor = await runConcurrent(requests, 32, () => benchCall(`${server.url}/health`).then(() => {}));
@@ -169,7 +175,7 @@ export function bugsReadSuite(root: string): BenchSuite {
           const p99 = percentile(run.latencies, 99);
           rows.push({
             suite: 'bugs-read',
-            name: `list 25 of ${large.toLocaleString('en-US')} bugs, ${name}, 32 conn`,
+            name: `list 25 of ${bugs.toLocaleString('en-US')} bugs, ${name}, 32 conn`,
             value: round(p99, 2),
             unit: 'ms p99',
             baseline: {
@@ -189,7 +195,7 @@ export function bugsReadSuite(root: string): BenchSuite {
         const healthFloor = await runConcurrent(requests, 8, () => benchCall(`${server.url}/health`).then(() => {}));
         rows.push({
           suite: 'bugs-read',
-          name: `admin dashboard at ${large.toLocaleString('en-US')} bugs (${events.toLocaleString('en-US')} events), 8 conn`,
+          name: `admin dashboard at ${bugs.toLocaleString('en-US')} bugs (${events.toLocaleString('en-US')} events), 8 conn`,
           value: round(bigDashboard.p95, 2),
           unit: 'ms p95',
           baseline: {
@@ -221,7 +227,7 @@ export function bugsReadSuite(root: string): BenchSuite {
         const exportSeconds = (performance.now() - exportStarted) / 1000;
         rows.push({
           suite: 'bugs-read',
-          name: `export ${large.toLocaleString('en-US')} bugs as xlsx (streamed)`,
+          name: `export ${bugs.toLocaleString('en-US')} bugs as xlsx (streamed)`,
           value: round(exportSeconds, 1),
           unit: 's',
           note: `${round(bytes / 1024 / 1024, 1)} MB; server RSS ${round(rssBefore, 0)} → peak ${round(rssPeak, 0)} MB`,
@@ -239,14 +245,7 @@ export function bugsReadSuite(root: string): BenchSuite {
         try {
           // The floor of any rebuild: reading the same events alone.
           const readStarted = performance.now();
-          let read = 0;
-          for (let from: Position = START; ; ) {
-            const page = await system.store.readAll(from, 20_000);
-            if (page.length === 0) break;
-            read += page.length;
-            from = page[page.length - 1]!.position;
-          }
-          const readRate = read / ((performance.now() - readStarted) / 1000);
+          const readRate = (await readEverything(system.store)) / ((performance.now() - readStarted) / 1000);
           // Every projection (the target is for each), bugs first.
           const names = system.projector.projections
             .map((p) => p.name)
@@ -255,16 +254,15 @@ export function bugsReadSuite(root: string): BenchSuite {
             const rebuilt = await system.projector.rebuild(name);
             const label = name === 'bugs' ? 'the bugs projection' : name;
             const caughtUp = name === 'bugs' ? `; live catch-up after the bulk load took ${round(behind, 1)} s` : '';
-            rows.push(
-              rebuildRow(
-                'bugs-read',
-                `rebuild ${label} (${rebuilt.events.toLocaleString('en-US')} events)`,
-                rebuilt,
-                readRate,
-                `${round(rebuilt.ms / 1000, 1)} s, swap included${caughtUp}`,
-              ),
+            const row = rebuildRow(
+              'bugs-read',
+              `rebuild ${label} (${rebuilt.events.toLocaleString('en-US')} events)`,
+              rebuilt,
+              readRate,
+              `${round(rebuilt.ms / 1000, 1)} s, swap included${caughtUp}`,
             );
-            ctx.log(`rebuild ${name}: ${round(rows.at(-1)!.value, 0)} events/s`);
+            ctx.log(`rebuild ${name}: ${row.value} events/s`);
+            rows.push(row);
           }
         } finally {
           await system.close();
