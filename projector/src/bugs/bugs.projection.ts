@@ -13,6 +13,7 @@ import {
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { BulkWriter } from '../runtime/copy.js';
 import { bugsBornIn, type Projection } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 import type { BugsTable, BugUsersTable, FileKeys } from './bugs.tables.js';
@@ -181,7 +182,7 @@ export const bugsProjection: Projection = {
     );
   },
 
-  async apply(events: readonly RecordedEvent[], { db, schema, topics }) {
+  async apply(events: readonly RecordedEvent[], { db, schema, topics, copy }) {
     const bugEvents: RecordedEvent[] = [];
     const userEvents: RecordedEvent[] = [];
     for (const e of events) {
@@ -306,7 +307,7 @@ export const bugsProjection: Projection = {
     }
     if (fresh.length + known.length > 0) {
       topics.add('bugs');
-      await writeRows(db, schema, fresh, known);
+      await writeRows(db, schema, fresh, known, copy);
     }
     await writeCounters(db, schema, deltas);
   },
@@ -325,6 +326,22 @@ async function loadPeople(db: Tx, schema: string, into: Map<string, Person>, ids
   for (const r of rows) into.set(r.id, { name: r.name, profileImageURL: r.profile_image_url });
 }
 
+const ROW_FIELDS = [
+  'id',
+  'number',
+  'reporter_id',
+  'assignee_ids',
+  'people',
+  'status',
+  'priority',
+  'severity',
+  'created_at',
+  'updated_at',
+  'deleted',
+  'revision',
+  'dto',
+  'file_keys',
+];
 const ROW_COLUMNS = sql`(id, number, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, revision, dto, file_keys)`;
 
 const rowsFromJson = (rows: BugRow[]) => sql`
@@ -333,9 +350,30 @@ const rowsFromJson = (rows: BugRow[]) => sql`
     id text, number int, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
     created_at timestamptz, updated_at timestamptz, deleted boolean, revision int, dto jsonb, file_keys jsonb)`;
 
-/** New bugs are inserted, known ones updated: no speculative insertion (the common case in a rebuild). */
-async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[]) {
-  if (fresh.length > 0) {
+/** New bugs are inserted (by COPY in a rebuild), known ones updated: no speculative insertion. */
+async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[], copy?: BulkWriter) {
+  if (copy) {
+    await copy(
+      'bugs',
+      ROW_FIELDS,
+      fresh.map((r) => [
+        r.id,
+        r.number ?? null,
+        r.reporter_id,
+        r.assignee_ids,
+        r.people,
+        r.status,
+        r.priority,
+        r.severity,
+        r.created_at,
+        r.updated_at,
+        r.deleted,
+        r.revision,
+        JSON.stringify(r.dto),
+        r.file_keys == null ? null : JSON.stringify(r.file_keys),
+      ]),
+    );
+  } else if (fresh.length > 0) {
     await sql`insert into ${t(schema, 'bugs')} ${ROW_COLUMNS} ${rowsFromJson(fresh)}`.execute(db);
   }
   if (known.length > 0) {

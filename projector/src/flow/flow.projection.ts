@@ -159,7 +159,7 @@ export const flowProjection: Projection = {
     await sql`create index ${index('bug_changes_bug')} on ${t(schema, 'bug_changes')} (bug_id, revision)`.execute(db);
   },
 
-  async apply(events: readonly RecordedEvent[], { db, schema }) {
+  async apply(events: readonly RecordedEvent[], { db, schema, copy }) {
     const bugEvents = events.filter((e) => BUG_EVENT_TYPES.has(e.type));
     if (bugEvents.length === 0) return;
     const ids = [...new Set(bugEvents.map((e) => (e.data as { bugId: string }).bugId))];
@@ -212,13 +212,57 @@ export const flowProjection: Projection = {
       entry.state = after;
       entry.revision = e.revision;
     }
-    await writeBugs(db, schema, [...entries.values()]);
+    const all = [...entries.values()];
     // Stored stays end before new ones begin: an update must never end a stay this batch began.
+    if (copy) {
+      await writeBugs(
+        db,
+        schema,
+        all.filter((e) => e.stored),
+      );
+      const fresh = bugRows(all.filter((e) => !e.stored));
+      await copy(
+        'flow_bugs',
+        ['bug_id', 'reporter_id', 'created_at', 'deleted_at', 'revision', 'state'],
+        fresh.map((r) => [r.bug_id, r.reporter_id, r.created_at, r.deleted_at, r.revision, JSON.stringify(r.state)]),
+      );
+      await endStays(db, schema, stays.closures);
+      await copy(
+        'bug_intervals',
+        INTERVAL_FIELDS,
+        stays.opened.map((r) => INTERVAL_FIELDS.map((f) => r[f])),
+      );
+      await copy(
+        'bug_changes',
+        ['position', 'bug_id', 'revision', 'type', 'actor_id', 'occurred_at', 'changes'],
+        changes.map((r) => [
+          r.position,
+          r.bug_id,
+          r.revision,
+          r.type,
+          r.actor_id,
+          r.occurred_at,
+          JSON.stringify(r.changes),
+        ]),
+      );
+      return;
+    }
+    await writeBugs(db, schema, all);
     await endStays(db, schema, stays.closures);
     await insertJson(db, schema, 'bug_intervals', stays.opened, INTERVAL_COLUMNS);
     await insertJson(db, schema, 'bug_changes', changes, CHANGE_COLUMNS);
   },
 };
+
+const INTERVAL_FIELDS = [
+  'bug_id',
+  'field',
+  'value',
+  'entered_at',
+  'entered_by',
+  'entered_revision',
+  'left_at',
+] as const satisfies readonly (keyof IntervalRow)[];
 
 async function loadEntries(db: Tx, schema: string, ids: string[]): Promise<Map<string, Entry>> {
   if (ids.length === 0) return new Map();
@@ -247,8 +291,9 @@ async function loadEntries(db: Tx, schema: string, ids: string[]): Promise<Map<s
   );
 }
 
-async function writeBugs(db: Tx, schema: string, entries: Entry[]) {
-  const rows = entries
+/** The rows of the entries that are bugs (a stream's first event may not have been a report). */
+function bugRows(entries: Entry[]) {
+  return entries
     .filter((e) => e.reporterId !== null && e.createdAt !== null)
     .map((e) => ({
       bug_id: e.id,
@@ -258,6 +303,10 @@ async function writeBugs(db: Tx, schema: string, entries: Entry[]) {
       revision: e.revision,
       state: e.state,
     }));
+}
+
+async function writeBugs(db: Tx, schema: string, entries: Entry[]) {
+  const rows = bugRows(entries);
   if (rows.length === 0) return;
   await sql`insert into ${t(schema, 'flow_bugs')} as b (bug_id, reporter_id, created_at, deleted_at, revision, state)
     select bug_id, reporter_id, created_at, deleted_at, revision, state

@@ -100,7 +100,7 @@ export const notificationsProjection: Projection = {
     );
   },
 
-  async apply(events: readonly RecordedEvent[], { db, schema, topics }) {
+  async apply(events: readonly RecordedEvent[], { db, schema, topics, copy }) {
     const relevant = events.filter(
       (e) =>
         BUG_FACT_EVENTS.has(e.type) ||
@@ -383,13 +383,33 @@ export const notificationsProjection: Projection = {
         .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ email: eb.ref('excluded.email') })))
         .execute();
     }
-    for (const rows of chunks(made)) {
-      await db
-        .withSchema(schema)
-        .insertInto('notifications')
-        .values(rows)
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
+    if (copy) {
+      // A rebuild's tables are fresh and each id names one event and person: nothing to conflict with.
+      await copy(
+        'notifications',
+        ['id', 'user_id', 'kind', 'text', 'bug_id', 'chat_id', 'actor_id', 'created_at', 'mail', 'position'],
+        made.map((n) => [
+          n.id,
+          n.user_id,
+          n.kind,
+          n.text,
+          n.bug_id ?? null,
+          n.chat_id ?? null,
+          n.actor_id ?? null,
+          n.created_at,
+          n.mail,
+          n.position,
+        ]),
+      );
+    } else {
+      for (const rows of chunks(made)) {
+        await db
+          .withSchema(schema)
+          .insertInto('notifications')
+          .values(rows)
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
+      }
     }
     for (const read of reads) {
       let query = db

@@ -9,6 +9,7 @@ import {
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { ReadModelDb } from '../schema.js';
+import { type BulkWriter, copyWriter, kyselyOnClient } from './copy.js';
 import { LeaderLoop } from './leader-loop.js';
 import type { ProjectorTables } from './migrations.js';
 import { createPipelinedDb } from './pipelined-dialect.js';
@@ -39,6 +40,9 @@ export type ProjectorStatus = Readonly<{
   eventsBehindCapped: boolean;
   secondsBehind: number;
 }>;
+
+/** A rebuild batch's transaction and the COPY writer on the same connection. */
+type BatchWriter = { tx: Transaction<ReadModelDb>; copy: BulkWriter };
 
 type CheckpointRow = Pick<ProjectorTables['projector.checkpoints'], 'name' | 'position' | 'version'>;
 
@@ -286,7 +290,8 @@ export class Projector {
       reading.catch(() => {}); // awaited below; a batch that fails first leaves it unread
       return reading;
     };
-    const replayUpTo = async (db: Kysely<ReadModelDb>, limit: Position) => {
+    /** Replays up to `limit`: each batch in a transaction of its own, or all in `held`'s. */
+    const replayUpTo = async (limit: Position, held?: BatchWriter) => {
       let next = read(position, limit);
       for (;;) {
         const batch = (await next).filter((e) => e.position <= limit);
@@ -294,10 +299,10 @@ export class Projector {
         const end = batch[batch.length - 1]!.position;
         // The next batch is read (and parsed) on another connection while this one is written.
         next = read(end, limit);
-        const run = async (tx: Transaction<ReadModelDb>) =>
-          projection.apply(batch, { db: tx, schema, topics: new Set() });
-        if (db.isTransaction) await run(db as Transaction<ReadModelDb>);
-        else await db.transaction().execute(run);
+        const apply = ({ tx, copy }: BatchWriter) =>
+          projection.apply(batch, { db: tx, schema, topics: new Set(), copy });
+        if (held) await apply(held);
+        else await this.onOneConnection(schema, (db, copy) => db.transaction().execute((tx) => apply({ tx, copy })));
         position = end;
         events += batch.length;
       }
@@ -307,21 +312,41 @@ export class Projector {
       for (let round = 0; round < 100; round++) {
         const live = await this.liveCheckpoint(name);
         if (live === null || position >= live) break;
-        await replayUpTo(this.db, live);
+        await replayUpTo(live);
       }
       // Readers' indexes are built once, over the replayed rows, before the short locked stretch.
       await projection.createIndexes?.(this.db, schema);
-      await this.db.transaction().execute(async (tx) => {
-        const locked = await sql<{ position: Position }>`
-          select position from projector.checkpoints where name = ${name} for update`.execute(tx);
-        const live = locked.rows[0]?.position ?? (await this.store.headPosition());
-        await replayUpTo(tx, live);
-        await finish(tx, schema, live, projection);
-      });
+      await this.onOneConnection(schema, (db, copy) =>
+        db.transaction().execute(async (tx) => {
+          const locked = await sql<{ position: Position }>`
+            select position from projector.checkpoints where name = ${name} for update`.execute(tx);
+          const live = locked.rows[0]?.position ?? (await this.store.headPosition());
+          await replayUpTo(live, { tx, copy });
+          await finish(tx, schema, live, projection);
+        }),
+      );
     } finally {
       await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(this.db).catch(() => {});
     }
     return { projection, events };
+  }
+
+  /**
+   * Runs `work` on one connection of the pool, through kysely and by COPY alike (a rebuild
+   * batch's rows and statements share its transaction). A connection left mid-failure is
+   * closed, not handed on.
+   */
+  private async onOneConnection<T>(schema: string, work: (db: Kysely<ReadModelDb>, copy: BulkWriter) => Promise<T>) {
+    const client = await this.pool.connect();
+    let failed = false;
+    try {
+      return await work(kyselyOnClient<ReadModelDb>(client), copyWriter(client, schema));
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      client.release(failed || undefined);
+    }
   }
 
   private async liveCheckpoint(name: string): Promise<Position | null> {
