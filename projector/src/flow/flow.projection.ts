@@ -8,6 +8,7 @@ import {
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import type { BulkWriter } from '../runtime/copy.js';
 import { bugsBornIn, type Projection } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 import type { IntervalField } from './flow.tables.js';
@@ -213,20 +214,23 @@ export const flowProjection: Projection = {
       entry.revision = e.revision;
     }
     const all = [...entries.values()];
-    // Stored stays end before new ones begin: an update must never end a stay this batch began.
+    // In a rebuild, the bugs first seen in this batch go in by COPY; stored ones are upserted.
     if (copy) {
       await writeBugs(
         db,
         schema,
         all.filter((e) => e.stored),
       );
-      const fresh = bugRows(all.filter((e) => !e.stored));
-      await copy(
-        'flow_bugs',
-        ['bug_id', 'reporter_id', 'created_at', 'deleted_at', 'revision', 'state'],
-        fresh.map((r) => [r.bug_id, r.reporter_id, r.created_at, r.deleted_at, r.revision, JSON.stringify(r.state)]),
+      await copyBugs(
+        copy,
+        all.filter((e) => !e.stored),
       );
-      await endStays(db, schema, stays.closures);
+    } else {
+      await writeBugs(db, schema, all);
+    }
+    // Stored stays end before new ones begin: an update must never end a stay this batch began.
+    await endStays(db, schema, stays.closures);
+    if (copy) {
       await copy(
         'bug_intervals',
         INTERVAL_FIELDS,
@@ -245,12 +249,10 @@ export const flowProjection: Projection = {
           JSON.stringify(r.changes),
         ]),
       );
-      return;
+    } else {
+      await insertJson(db, schema, 'bug_intervals', stays.opened, INTERVAL_COLUMNS);
+      await insertJson(db, schema, 'bug_changes', changes, CHANGE_COLUMNS);
     }
-    await writeBugs(db, schema, all);
-    await endStays(db, schema, stays.closures);
-    await insertJson(db, schema, 'bug_intervals', stays.opened, INTERVAL_COLUMNS);
-    await insertJson(db, schema, 'bug_changes', changes, CHANGE_COLUMNS);
   },
 };
 
@@ -303,6 +305,22 @@ function bugRows(entries: Entry[]) {
       revision: e.revision,
       state: e.state,
     }));
+}
+
+/** New bugs of a rebuild batch: nothing of theirs is stored yet. */
+async function copyBugs(copy: BulkWriter, entries: Entry[]) {
+  await copy(
+    'flow_bugs',
+    ['bug_id', 'reporter_id', 'created_at', 'deleted_at', 'revision', 'state'],
+    bugRows(entries).map((r) => [
+      r.bug_id,
+      r.reporter_id,
+      r.created_at,
+      r.deleted_at,
+      r.revision,
+      JSON.stringify(r.state),
+    ]),
+  );
 }
 
 async function writeBugs(db: Tx, schema: string, entries: Entry[]) {
