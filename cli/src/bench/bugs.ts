@@ -22,9 +22,7 @@ const STATUSES = ['Open', 'In Progress', 'Closed'] as const;
 
 type User = BenchUser;
 
-type Team = BenchTeam;
-
-async function registerTeam(base: string, testers: number, developers: number): Promise<Team> {
+async function registerTeam(base: string, testers: number, developers: number): Promise<BenchTeam> {
   const admin = await registerBenchUser(base, 'admin', 0);
   const t: User[] = [];
   const d: User[] = [];
@@ -36,7 +34,7 @@ async function registerTeam(base: string, testers: number, developers: number): 
 /** Appends `count` bug reports (≈ 3.6 events each) at 16 appends in flight; answers the last position. */
 async function loadBugs(
   store: PostgresEventStore,
-  team: Team,
+  team: BenchTeam,
   count: number,
   log: (m: string) => void,
 ): Promise<{ events: number; last: Position }> {
