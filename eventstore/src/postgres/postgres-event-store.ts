@@ -19,6 +19,7 @@ import {
   WrongExpectedRevisionError,
 } from '../port.js';
 import { Doorbell } from './doorbell.js';
+import { SettledStretch } from './settled-stretch.js';
 
 type EventRow = {
   event_id: string;
@@ -91,6 +92,9 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
+/** Events kept for followers behind the one that read them (a few batches of each). */
+const SETTLED_EVENTS_KEPT = 5000;
+
 /** How often a follower re-reads while an append it was told of is not yet visible (ms, at most). */
 const HELD_BACK_POLL_MS = 8;
 
@@ -110,6 +114,8 @@ export class PostgresEventStore implements EventStore {
   private pendingNotice: string | null = null;
   /** Followers' reads in flight, by the position they read after (see `followerRead`). */
   private readonly followerReads = new Map<Position, { limit: number; read: Promise<RecordedEvent[]> }>();
+  /** The stretch followers read last: those behind it read from here, not from the table. */
+  private readonly settled = new SettledStretch(SETTLED_EVENTS_KEPT);
 
   constructor(
     private readonly pool: pg.Pool,
@@ -246,13 +252,20 @@ export class PostgresEventStore implements EventStore {
   /**
    * A follower's read: followers woken by the same ring (the projector, the webhook and AI
    * reactors) usually stand at the same position and ask at once, so they share one query
-   * instead of each reading the same events (five reads per projector batch before). The
-   * events are shared too (each follower gets its own array): followers only read them.
+   * instead of each reading the same events (five reads per projector batch before). Those
+   * that have drifted apart (a projector batch takes longer than a reactor's) take what the
+   * first one read from the settled stretch. The events are shared too (each follower gets
+   * its own array): followers only read them.
    */
   private followerRead(from: Position, limit: number): Promise<RecordedEvent[]> {
+    const settled = this.settled.after(from, limit);
+    if (settled) return Promise.resolve(settled);
     const shared = this.followerReads.get(from);
     if (shared && shared.limit >= limit) return shared.read.then((events) => events.slice(0, limit));
-    const read = this.readAll(from, limit);
+    const read = this.readAll(from, limit).then((events) => {
+      this.settled.add(from, events);
+      return events;
+    });
     const entry = { limit, read };
     this.followerReads.set(from, entry);
     const forget = () => {
