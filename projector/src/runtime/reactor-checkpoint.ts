@@ -27,10 +27,15 @@ export async function saveReactorPosition(
   reactor: string,
   position: Position,
 ): Promise<void> {
-  await db.query(
-    `insert into projector.reactors (name, position) values ($1, $2)
+  await db.query(savePositionSql(1, 2), [reactor, position]);
+}
+
+/**
+ * The checkpoint's upsert, with the reactor and the position as the parameters numbered
+ * `reactor` and `position`: also the last part of a reactor's own statement.
+ */
+export function savePositionSql(reactor: number, position: number): string {
+  return `insert into projector.reactors (name, position) values ($${reactor}, $${position})
      on conflict (name) do update set position = excluded.position, updated_at = now()
-     where projector.reactors.position < excluded.position`,
-    [reactor, position],
-  );
+     where projector.reactors.position < excluded.position`;
 }

@@ -15,7 +15,6 @@ import {
   type ChangeFeed,
   type DnsLookup,
   hostOf,
-  inTransaction,
   type Logger,
   systemLookup,
   type WebhookConfig,
@@ -23,7 +22,12 @@ import {
 import type pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { LeaderLoop } from '../runtime/leader-loop.js';
-import { reactorPosition, saveReactorPosition, startAtHeadOnFirstRun } from '../runtime/reactor-checkpoint.js';
+import {
+  reactorPosition,
+  savePositionSql,
+  saveReactorPosition,
+  startAtHeadOnFirstRun,
+} from '../runtime/reactor-checkpoint.js';
 import { webhookMessages } from './webhook-payloads.js';
 
 const LEADER_LOCK = 7310080;
@@ -202,20 +206,24 @@ export class WebhookReactor {
       const { event, webhookIds } = listeners.get(message.eventId)!;
       return webhookIds.map((id) => [id, message.eventId, message.type, message.bugId, event.position, message.body]);
     });
-    await inTransaction(this.pool, async (client) => {
-      if (rows.length > 0) {
-        await client.query(
-          // Only for webhooks still there and on (one deleted meanwhile gets nothing).
-          `insert into webhooks.outbox (webhook_id, message_id, kind, type, bug_id, position, payload)
+    // The messages and the checkpoint past them in one statement, atomic on its own: a
+    // transaction around two took four round trips at every batch, a message or none.
+    if (rows.length === 0) {
+      await saveReactorPosition(this.pool, REACTOR, last.position);
+    } else {
+      await this.pool.query(
+        // Only for webhooks still there and on (one deleted meanwhile gets nothing).
+        `with queued as (
+           insert into webhooks.outbox (webhook_id, message_id, kind, type, bug_id, position, payload)
            select w, m, 'event', t, b, p, body
            from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) as x(w, m, t, b, p, body)
            join webhooks.subscriptions s on s.id = x.w and s.active
-           on conflict (webhook_id, message_id) where kind = 'event' do nothing`,
-          [0, 1, 2, 3, 4, 5].map((i) => rows.map((row) => row[i])),
-        );
-      }
-      await saveReactorPosition(client, REACTOR, last.position);
-    });
+           on conflict (webhook_id, message_id) where kind = 'event' do nothing
+         )
+         ${savePositionSql(7, 8)}`,
+        [...[0, 1, 2, 3, 4, 5].map((i) => rows.map((row) => row[i])), REACTOR, last.position],
+      );
+    }
     if (rows.length > 0) this.wake();
     return rows.length;
   }
