@@ -195,7 +195,10 @@ export const bugsProjection: Projection = {
     const people = new Map<string, Person>();
     const renamed = new Set<string>();
     if (userEvents.length > 0) {
-      const updatedIds = userEvents.map((e) => (e.data as { userId: string }).userId);
+      // A registration names its person whole; only a profile update merges into the stored name.
+      const updatedIds = userEvents
+        .filter((e) => e.type === 'ProfileUpdated')
+        .map((e) => (e.data as { userId: string }).userId);
       await loadPeople(db, schema, people, updatedIds);
       for (const e of userEvents) {
         if (e.type === 'UserRegistered') {
