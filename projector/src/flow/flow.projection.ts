@@ -57,11 +57,8 @@ type ChangeRow = {
 class Stays {
   readonly opened: IntervalRow[] = [];
   readonly closures: Closure[] = [];
-  private readonly openInBatch = new Map<string, IntervalRow>();
-
-  private static key(bug: string, field: IntervalField, value: string | null) {
-    return `${bug}\u0000${field}\u0000${value ?? '\u0001'}`;
-  }
+  /** The stays this batch began and that are still open, by bug (a handful each). */
+  private readonly openInBatch = new Map<string, IntervalRow[]>();
 
   enter(bug: string, field: IntervalField, value: string | null, at: string, by: string | null, revision: number) {
     const row: IntervalRow = {
@@ -74,15 +71,17 @@ class Stays {
       left_at: null,
     };
     this.opened.push(row);
-    this.openInBatch.set(Stays.key(bug, field, value), row);
+    const open = this.openInBatch.get(bug);
+    if (open) open.push(row);
+    else this.openInBatch.set(bug, [row]);
   }
 
   leave(bug: string, field: IntervalField, value: string | null, at: string) {
-    const key = Stays.key(bug, field, value);
-    const row = this.openInBatch.get(key);
-    if (row) {
-      row.left_at = at;
-      this.openInBatch.delete(key);
+    const open = this.openInBatch.get(bug);
+    const index = open ? open.findIndex((r) => r.field === field && r.value === value) : -1;
+    if (open && index >= 0) {
+      open[index]!.left_at = at;
+      open.splice(index, 1);
     } else {
       this.closures.push({ bug_id: bug, field, value, left_at: at });
     }
@@ -234,7 +233,15 @@ export const flowProjection: Projection = {
       await copy(
         'bug_intervals',
         INTERVAL_FIELDS,
-        stays.opened.map((r) => INTERVAL_FIELDS.map((f) => r[f])),
+        stays.opened.map((r) => [
+          r.bug_id,
+          r.field,
+          r.value,
+          r.entered_at,
+          r.entered_by,
+          r.entered_revision,
+          r.left_at,
+        ]),
       );
       await copy(
         'bug_changes',
