@@ -119,7 +119,8 @@ export const bugsProjection: Projection = {
   name: 'bugs',
   // 4: DTOs carry `code` (commits and pull requests).
   // 5: GIN indexes on people and assignees without fastupdate (existing tables had a pending list).
-  version: 5,
+  // 6: the open bugs with a due date have an index of their own (the due reminders' minute-ly look).
+  version: 6,
   tables: ['bugs', 'bug_counters', 'bug_users'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
@@ -180,6 +181,10 @@ export const bugsProjection: Projection = {
     await sql`create index ${index('bugs_search')} on ${t(schema, 'bugs')} using gin (search) where not deleted`.execute(
       db,
     );
+    // The due reminders look every minute for open bugs due soon (DueReminders.runOnce, same
+    // predicate): without it, a scan of every DTO, 95 ms at 100k bugs, growing with the table.
+    await sql`create index ${index('bugs_due')} on ${t(schema, 'bugs')} (id)
+      where dto->>'dueDate' is not null and not deleted and status <> 'Closed'`.execute(db);
   },
 
   async apply(events: readonly RecordedEvent[], { db, schema, topics, copy }) {

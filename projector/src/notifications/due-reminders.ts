@@ -8,6 +8,14 @@ import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 
 const LEADER_LOCK = 7310060;
 
+/**
+ * The open bugs due by `$1`. Its first three conditions are the predicate of the bugs
+ * projection's `bugs_due` index: the look reads the open bugs with a due date, not every bug.
+ */
+export const DUE_BUGS_SQL = `select id, dto->>'dueDate' as due from ${READ_MODEL_SCHEMA}.bugs
+  where not deleted and status <> 'Closed' and dto->>'dueDate' is not null
+    and (dto->>'dueDate')::timestamptz <= $1::timestamptz`;
+
 export type DueRemindersOptions = {
   logger: Logger;
   /** How often the clock is looked at (default a minute). */
@@ -51,12 +59,9 @@ export class DueReminders {
   /** One look at the clock (now, or the moment given): the number of reminders appended. */
   async runOnce(at?: Date): Promise<number> {
     const now = at ?? this.options.now?.() ?? new Date();
-    const { rows } = await this.pool.query<{ id: string; due: string }>(
-      `select id, dto->>'dueDate' as due from ${READ_MODEL_SCHEMA}.bugs
-       where not deleted and status <> 'Closed' and dto->>'dueDate' is not null
-         and (dto->>'dueDate')::timestamptz <= $1::timestamptz`,
-      [new Date(now.getTime() + dueReminderWindowMs).toISOString()],
-    );
+    const { rows } = await this.pool.query<{ id: string; due: string }>(DUE_BUGS_SQL, [
+      new Date(now.getTime() + dueReminderWindowMs).toISOString(),
+    ]);
     let appended = 0;
     for (const row of rows) {
       // Leading lost mid-pass (a call made outside the loop, as tests do, is not stopped).

@@ -1,5 +1,5 @@
 import { silentLogger } from '@bugtrail/platform';
-import { DueReminders } from '@bugtrail/projector';
+import { DUE_BUGS_SQL, DueReminders } from '@bugtrail/projector';
 import { eventually, http, registerAuditor, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -186,5 +186,25 @@ describe('notifications', () => {
     expect(history.body.events.map((e: { type: string }) => e.type)).toEqual(
       expect.arrayContaining(['BugDueSoon', 'BugOverdue']),
     );
+  });
+
+  it('looks for due bugs among the open bugs with a due date only (an index), not in every bug', async () => {
+    const client = await t.system.pool.connect();
+    try {
+      // A table this small is read whichever way is cheapest: leave the look no way but a scan of
+      // every row or the one index (the others are dropped, and back at the rollback).
+      await client.query('begin');
+      const { rows: others } = await client.query<{ name: string }>(
+        `select indexname as name from pg_indexes
+         where schemaname = 'rm' and tablename = 'bugs' and indexname not in ('rm_bugs_due', 'bugs_pkey')`,
+      );
+      for (const { name } of others) await client.query(`drop index rm.${client.escapeIdentifier(name)}`);
+      await client.query('set local enable_seqscan = off');
+      const { rows } = await client.query(`explain (format json) ${DUE_BUGS_SQL}`, [new Date().toISOString()]);
+      expect(JSON.stringify(rows[0])).toContain('"Index Name":"rm_bugs_due"');
+    } finally {
+      await client.query('rollback').catch(() => {});
+      client.release();
+    }
   });
 });
