@@ -25,6 +25,37 @@ async function openStore(url: string) {
   return { pool, store };
 }
 
+/**
+ * A store on a cluster of its own (another test's open transaction would hold its appends
+ * back, and a follower that knows of an append it cannot see yet rightly re-reads until it
+ * can), its reads of the table counted. A long fallback poll: every read counted was caused
+ * by a ring.
+ */
+async function openCountedStore(name: string) {
+  const cluster = await startOwnCluster();
+  const pool = new pg.Pool({ connectionString: await cluster.createDatabase(name), max: 8 });
+  pool.on('error', () => {});
+  await migrateEventStore(pool);
+  const store = new PostgresEventStore(pool, { pollIntervalMs: 60_000 });
+  const counted = { reads: 0 };
+  const readAll = store.readAll.bind(store);
+  store.readAll = (from, limit) => {
+    counted.reads++;
+    return readAll(from, limit);
+  };
+  const close = async () => {
+    await store.close();
+    await pool.end();
+    await cluster.stop();
+  };
+  return { pool, store, counted, close };
+}
+
+/** Waits (up to 5 s) until `done` holds. */
+async function until(done: () => boolean) {
+  for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 async function hold(client: pg.Client): Promise<HeldTransaction> {
   let done = false;
   const finish = async (sql: string) => {
@@ -192,18 +223,7 @@ describe('PostgreSQL event store specifics', () => {
 
   it('a follower behind another reads from what the first one read, not from the table', async () => {
     // The projector's batch takes longer than a reactor's: they stand at different places.
-    const cluster = await startOwnCluster();
-    const url = await cluster.createDatabase('drift');
-    const pool = new pg.Pool({ connectionString: url, max: 8 });
-    pool.on('error', () => {});
-    await migrateEventStore(pool);
-    const store = new PostgresEventStore(pool, { pollIntervalMs: 60_000 });
-    let reads = 0;
-    const readAll = store.readAll.bind(store);
-    store.readAll = (from, limit) => {
-      reads++;
-      return readAll(from, limit);
-    };
+    const { store, counted, close } = await openCountedStore('drift');
     const stream = uniqueStream();
     const head = await store.headPosition();
     const fast = store.subscribe(head);
@@ -221,12 +241,9 @@ describe('PostgreSQL event store specifics', () => {
         }
       })(),
     ]);
-    const until = async (done: () => boolean) => {
-      for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    };
     try {
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const settled = reads;
+      const settled = counted.reads;
       const appended: string[] = [];
       for (let i = 0; i < 20; i++) {
         const event = newEvent(i);
@@ -239,35 +256,19 @@ describe('PostgreSQL event store specifics', () => {
       expect(seenSlow).toEqual(appended);
       // One read per append (the fast follower's); the slow one, always behind, read none of its
       // own. Each read it made would add one, so a slow follower reading the table fails this.
-      expect(reads - settled).toBeGreaterThanOrEqual(20);
-      expect(reads - settled).toBeLessThanOrEqual(23);
+      expect(counted.reads - settled).toBeGreaterThanOrEqual(20);
+      expect(counted.reads - settled).toBeLessThanOrEqual(23);
     } finally {
       await fast.close();
       await slow.close();
       await following;
-      await store.close();
-      await pool.end();
-      await cluster.stop();
+      await close();
     }
   });
 
   it('followers read once per append they are told of (together), and not on a timer while caught up', async () => {
-    // A cluster of its own: another test's open transaction would hold the appends back, and a
-    // follower that knows of an append it cannot see yet rightly re-reads until it can.
-    const cluster = await startOwnCluster();
-    const url = await cluster.createDatabase('follower');
-    // A long fallback poll, so that every read the test counts was caused by a ring.
-    const pool = new pg.Pool({ connectionString: url, max: 8 });
-    pool.on('error', () => {});
-    await migrateEventStore(pool);
-    const store = new PostgresEventStore(pool, { pollIntervalMs: 60_000 });
+    const { pool, store, counted, close } = await openCountedStore('follower');
     const other = new PostgresEventStore(pool, { pollIntervalMs: 60_000 });
-    let reads = 0;
-    const readAll = store.readAll.bind(store);
-    store.readAll = (from, limit) => {
-      reads++;
-      return readAll(from, limit);
-    };
     const stream = uniqueStream();
     // Three followers at the same place (the projector and two reactors in one process) share each read.
     const head = await store.headPosition();
@@ -279,17 +280,14 @@ describe('PostgreSQL event store specifics', () => {
         for await (const batch of subscription) seenBy[i]!.push(...batch.map((e) => e.id));
       }),
     );
-    const until = async (done: () => boolean) => {
-      for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    };
     try {
       // The first read, and one more when the doorbell's LISTEN is up (what rang meanwhile).
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const settled = reads;
+      const settled = counted.reads;
       expect(settled).toBeLessThanOrEqual(2);
       // Caught up and idle: no read at all in the next 300 ms.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(reads).toBe(settled);
+      expect(counted.reads).toBe(settled);
       for (let i = 0; i < 5; i++) {
         await store.append(stream, [newEvent(i)], i === 0 ? 'no_stream' : i - 1);
         await until(() => seen.length === i + 1);
@@ -298,25 +296,23 @@ describe('PostgreSQL event store specifics', () => {
       expect(seen).toHaveLength(5);
       // One read per append rung in this process (a server-side transaction, an autoanalyze,
       // may hold one back for a moment: a few re-reads then, never a poll every few ms).
-      expect(reads - settled).toBeGreaterThanOrEqual(5);
-      expect(reads - settled).toBeLessThanOrEqual(8);
-      const afterLocal = reads;
+      expect(counted.reads - settled).toBeGreaterThanOrEqual(5);
+      expect(counted.reads - settled).toBeLessThanOrEqual(8);
+      const afterLocal = counted.reads;
       // Another process's append arrives by NOTIFY, with its position: still one read.
       await other.append(stream, [newEvent(5)], 4);
       await until(() => seen.length === 6);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(seen).toHaveLength(6);
-      expect(reads - afterLocal).toBeGreaterThanOrEqual(1);
-      expect(reads - afterLocal).toBeLessThanOrEqual(3);
+      expect(counted.reads - afterLocal).toBeGreaterThanOrEqual(1);
+      expect(counted.reads - afterLocal).toBeLessThanOrEqual(3);
       await until(() => seenBy.every((ids) => ids.length === 6));
       for (const ids of seenBy) expect(ids).toEqual(seen);
     } finally {
       for (const subscription of subscriptions) await subscription.close();
       await following;
       await other.close();
-      await store.close();
-      await pool.end();
-      await cluster.stop();
+      await close();
     }
   });
 });
