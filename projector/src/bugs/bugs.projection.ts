@@ -350,7 +350,7 @@ const ROW_FIELDS = [
   'dto',
   'file_keys',
 ];
-const ROW_COLUMNS = sql`(id, number, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, revision, dto, file_keys)`;
+const ROW_COLUMNS = sql`(${sql.join(ROW_FIELDS.map((field) => sql.id(field)))})`;
 
 const rowsFromJson = (rows: BugRow[]) => sql`
   select id, number, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, revision, dto, file_keys
