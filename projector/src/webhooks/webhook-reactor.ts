@@ -223,8 +223,8 @@ export class WebhookReactor {
          ${savePositionSql(7, 8)}`,
         [...[0, 1, 2, 3, 4, 5].map((i) => rows.map((row) => row[i])), REACTOR, last.position],
       );
+      this.wake();
     }
-    if (rows.length > 0) this.wake();
     return rows.length;
   }
 
