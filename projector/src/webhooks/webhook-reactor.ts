@@ -40,6 +40,8 @@ const REFETCH_AT = PARALLEL / 4;
 const IDLE_MS = 1000;
 /** Delivered and failed messages are kept this long (their bodies serve redeliveries), then swept. */
 const KEEP_DAYS = 7;
+/** At most this long between checkpoints while batches queue nothing (a replay of them queues nothing). */
+const CHECKPOINT_EVERY_MS = 5000;
 
 export type WebhookReactorOptions = {
   logger: Logger;
@@ -75,7 +77,9 @@ const isSuccess = (status: number | null) => status !== null && status >= 200 &&
  * - Queueing: each batch of events becomes one outbox row per (subscribed active webhook,
  *   event), its body built then, in the same transaction that moves the checkpoint; a row
  *   for an event is unique per webhook. So a restart, a crash or a second process neither
- *   loses an event nor queues it twice. Webhooks hear only events recorded after they exist.
+ *   loses an event nor queues it twice. Webhooks hear only events recorded after they exist,
+ *   so a batch that queues nothing would queue nothing when read again: its position is kept
+ *   at most every 5 s.
  * - Sending: per webhook and bug, only the oldest waiting message goes (in order per bug);
  *   a row stays pending until a 2xx is recorded, so a crash mid-delivery sends it again after
  *   the restart with the same `webhook-id` (at least once). Anything but a 2xx within 10 s is
@@ -94,6 +98,8 @@ export class WebhookReactor {
   private wakeDelivery: (() => void) | null = null;
   private readonly unlisten: () => void;
   private lastSweep = 0;
+  /** When the checkpoint was last moved (see `queue`). */
+  private savedAt = 0;
 
   constructor(
     private readonly commands: CommandHandler,
@@ -209,7 +215,13 @@ export class WebhookReactor {
     // The messages and the checkpoint past them in one statement, atomic on its own: a
     // transaction around two took four round trips at every batch, a message or none.
     if (rows.length === 0) {
-      await saveReactorPosition(this.pool, REACTOR, last.position);
+      // Nothing queued: reading these events again after a crash queues nothing either (a
+      // webhook hears only events recorded after it existed), so the checkpoint is kept at
+      // most every few seconds, not a round trip at every batch.
+      if (Date.now() - this.savedAt >= CHECKPOINT_EVERY_MS) {
+        await saveReactorPosition(this.pool, REACTOR, last.position);
+        this.savedAt = Date.now();
+      }
     } else {
       await this.pool.query(
         // Only for webhooks still there and on (one deleted meanwhile gets nothing).
@@ -223,6 +235,7 @@ export class WebhookReactor {
          ${savePositionSql(7, 8)}`,
         [...[0, 1, 2, 3, 4, 5].map((i) => rows.map((row) => row[i])), REACTOR, last.position],
       );
+      this.savedAt = Date.now();
       this.wake();
     }
     return rows.length;
