@@ -7,9 +7,10 @@ import { type BenchRow, type BenchSuite, storeLabel } from './types.js';
 /**
  * Command → visible in the read model, at a steady rate: from the moment an append
  * returns until the projector has committed it (as seen in-process, and as another
- * process sees it through LISTEN). Measured on the second of two equal runs: the first
- * meets a store just copied from its template (pages and connections cold); its p99 is
- * the row's baseline.
+ * process sees it through LISTEN). The target asks for five consecutive runs, so after a
+ * first run that meets a store just copied from its template (pages and connections cold;
+ * its p99 is the row's baseline), the same load runs five times in a row: the row's value
+ * is the worst of their p99s, and the note gives each.
  */
 export const latencySuite: BenchSuite = {
   name: 'latency',
@@ -79,42 +80,55 @@ export const latencySuite: BenchSuite = {
       await Promise.all(pending);
       return { local, viaListen };
     };
+    const runs = ctx.quick ? 2 : 5;
     let cold: Awaited<ReturnType<typeof drive>>;
-    let warm: Awaited<ReturnType<typeof drive>>;
+    const warm: Awaited<ReturnType<typeof drive>>[] = [];
     try {
       // The store was copied from a template just now: its pages and the new connections start
-      // cold. The first run is reported apart; the measured run is the same load right after it.
+      // cold. The first run is reported apart; the measured runs are the same load right after it.
       cold = await drive(seconds);
-      warm = await drive(seconds);
+      for (let run = 0; run < runs; run++) warm.push(await drive(seconds));
     } finally {
       await remote.close();
       await system.close();
       await database.drop();
     }
-    // Samples by append order: each second's p99, the worst of them named.
-    const row = (name: string, samples: number[], coldSamples: number[]): BenchRow => {
-      const p99 = percentile(samples, 99);
+    // Samples by append order: the worst run, and in it each second's p99, the worst named.
+    const row = (name: string, runsSamples: number[][], coldSamples: number[]): BenchRow => {
+      const p99s = runsSamples.map((samples) => percentile(samples, 99));
+      const worstRun = p99s.indexOf(Math.max(...p99s));
+      const samples = runsSamples[worstRun]!;
+      const p99 = p99s[worstRun]!;
       const coldP99 = percentile(coldSamples, 99);
       let worst = { second: 0, p99: 0 };
       for (let second = 0; second < seconds; second++) {
         const p = percentile(samples.slice(second * rate, (second + 1) * rate), 99);
         if (p > worst.p99) worst = { second, p99: p };
       }
+      const met = p99s.filter((p) => p <= 25).length;
       return {
         suite: 'latency',
-        name,
+        name: `${name}, worst of ${runs} runs in a row`,
         value: round(p99, 1),
         unit: 'ms p99',
         baseline: { name: 'the same load just before, on the cold copy', value: round(coldP99, 1), unit: 'ms p99' },
         ratio: round(p99 / coldP99, 2),
-        target: 'p99 ≤ 25 ms',
-        met: p99 <= 25,
-        note: `p50 ${round(percentile(samples, 50), 1)} ms, ${samples.length} appends at ${rate}/s; worst second: ${worst.second + 1} (p99 ${round(worst.p99, 1)} ms); cold run: first second p99 ${round(percentile(coldSamples.slice(0, rate), 99), 1)} ms, after it ${round(percentile(coldSamples.slice(rate), 99), 1)} ms`,
+        target: `p99 ≤ 25 ms in ${runs} runs in a row`,
+        met: met === runs,
+        note: `each run's p99: ${p99s.map((p) => round(p, 1)).join(', ')} ms (${met} of ${runs} ≤ 25 ms); p50 ${round(percentile(runsSamples.flat(), 50), 1)} ms, ${samples.length} appends at ${rate}/s per run; in run ${worstRun + 1}, worst second ${worst.second + 1} (p99 ${round(worst.p99, 1)} ms); cold run: first second p99 ${round(percentile(coldSamples.slice(0, rate), 99), 1)} ms, after it ${round(percentile(coldSamples.slice(rate), 99), 1)} ms`,
       };
     };
     return [
-      row(`append → read model (in-process, as npm start)${storeLabel(ctx)}`, warm.local, cold.local),
-      row(`append → read model (other process, via LISTEN)${storeLabel(ctx)}`, warm.viaListen, cold.viaListen),
+      row(
+        `append → read model (in-process, as npm start)${storeLabel(ctx)}`,
+        warm.map((w) => w.local),
+        cold.local,
+      ),
+      row(
+        `append → read model (other process, via LISTEN)${storeLabel(ctx)}`,
+        warm.map((w) => w.viaListen),
+        cold.viaListen,
+      ),
     ];
   },
 };
