@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
@@ -12,6 +14,11 @@ import { type BenchContext, type BenchRow, type BenchSuite, storeLabel } from '.
  * rate, and the time from each commit to its arrival at every client. The clients run
  * in a worker thread so that the server's heap (this thread's) measures the server
  * alone; they are plain sockets with a minimal parser, lighter than any browser.
+ *
+ * The baseline is the transport alone, in the same run: the same clients on a bare
+ * `node:http` server that holds their responses and, at the same rate, writes one
+ * ready-made frame to each of them. No store, no projector, no hub: what is left is a
+ * chunked write per socket here and its read in the clients' thread, on the same cores.
  */
 
 /** The clients' side, as source: a worker is the one place code runs beside us unbundled. */
@@ -88,6 +95,7 @@ type ClientsReply =
 
 function startClients(port: number, token: string, count: number) {
   const worker = new Worker(CLIENTS, { eval: true, workerData: { port, token, count, batch: 200 } });
+  let closing: Promise<void> | null = null;
   const ask = <T extends ClientsReply['type']>(message: string, type: T) =>
     new Promise<Extract<ClientsReply, { type: T }>>((resolve, reject) => {
       const onMessage = (reply: ClientsReply) => {
@@ -104,9 +112,10 @@ function startClients(port: number, token: string, count: number) {
     connect: () => ask('connect', 'connected'),
     progress: () => ask('progress', 'progress'),
     collect: () => ask('collect', 'receipts'),
-    async close() {
-      await ask('close', 'closed');
-      await worker.terminate();
+    /** Ends every stream and the thread; a second call does nothing. */
+    close: () => {
+      closing ??= ask('close', 'closed').then(() => worker.terminate().then(() => {}));
+      return closing;
     },
   };
 }
@@ -124,6 +133,68 @@ const heapBytes = () => {
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Commit → receipt latencies (ms) from the clients' receipts and the commit times by topic. */
+function latenciesOf(receipts: Record<string, number[]>, committedAt: ReadonlyMap<string, number>): number[] {
+  const latencies: number[] = [];
+  for (const [topic, times] of Object.entries(receipts)) {
+    const t0 = committedAt.get(topic);
+    if (t0 !== undefined) for (const t of times) latencies.push(t - t0);
+  }
+  return latencies;
+}
+
+/** Waits until the clients received `expected` deliveries (30 s at most), then collects them. */
+async function collectReceipts(client: ReturnType<typeof startClients>, expected: number) {
+  let progress = await client.progress();
+  for (let i = 0; i < 300 && progress.received < expected; i++) {
+    await sleep(100);
+    progress = await client.progress();
+  }
+  return client.collect();
+}
+
+/**
+ * The floor: the same clients on a bare HTTP server that writes, `rate` times a second,
+ * one frame naming a fresh topic to every open response, stamped just before the writes.
+ */
+async function measureTransport(clients: number, rate: number, seconds: number) {
+  const responses = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    res.write('event: ready\ndata: {}\n\n');
+    responses.add(res);
+    req.on('close', () => responses.delete(res));
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const client = startClients((server.address() as AddressInfo).port, 'none', clients);
+  try {
+    const connected = await client.connect();
+    await sleep(500);
+    const committedAt = new Map<string, number>();
+    const interval = 1000 / rate;
+    const started = performance.now();
+    const total = rate * seconds;
+    for (let i = 0; i < total; i++) {
+      const wait = started + i * interval - performance.now();
+      if (wait > 0) await sleep(wait);
+      const topic = `user:${randomUUID()}`;
+      const frame = Buffer.from(
+        `event: user\ndata: ${JSON.stringify({ topics: [topic], position: String(i) })}\nid: ${i}\n\n`,
+      );
+      committedAt.set(topic, performance.timeOrigin + performance.now());
+      for (const res of responses) res.write(frame);
+    }
+    const expected = total * (clients - connected.failed);
+    const { receipts } = await collectReceipts(client, expected);
+    return latenciesOf(receipts, committedAt);
+  } finally {
+    await client.close().catch(() => {});
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
 
 async function measure(ctx: BenchContext, clients: number, rate: number, seconds: number): Promise<BenchRow[]> {
   const suite = 'fanout';
@@ -190,18 +261,14 @@ async function measure(ctx: BenchContext, clients: number, rate: number, seconds
     }
     await Promise.all(appends);
     const expected = total * (clients - connected.failed);
-    let progress = await client.progress();
-    for (let i = 0; i < 300 && progress.received < expected; i++) {
-      await sleep(100);
-      progress = await client.progress();
-    }
-    const { receipts, dropped } = await client.collect();
-    const latencies: number[] = [];
-    for (const [topic, times] of Object.entries(receipts)) {
-      const t0 = committedAt.get(topic);
-      if (t0 !== undefined) for (const t of times) latencies.push(t - t0);
-    }
+    const { receipts, dropped } = await collectReceipts(client, expected);
+    const latencies = latenciesOf(receipts, committedAt);
+    await client.close().catch(() => {});
+    // The same clients on the bare transport, after the server's own run and with its clients gone.
+    const floor = await measureTransport(clients, rate, seconds);
     const p99 = round(percentile(latencies, 99));
+    const floorP50 = round(percentile(floor, 50));
+    const floorP99 = round(percentile(floor, 99));
     const note = `${rate} commands/s for ${seconds} s; ${latencies.length}/${expected} deliveries; ${dropped} streams dropped`;
     const isGoal = clients >= 5000;
     return [
@@ -210,6 +277,8 @@ async function measure(ctx: BenchContext, clients: number, rate: number, seconds
         name: `${clients} clients: commit → receipt p50${storeLabel(ctx)}`,
         value: round(percentile(latencies, 50)),
         unit: 'ms',
+        baseline: { name: 'a bare HTTP server writing one frame to each', value: floorP50, unit: 'ms' },
+        ratio: round(percentile(latencies, 50) / floorP50, 2),
         note,
       },
       {
@@ -217,7 +286,10 @@ async function measure(ctx: BenchContext, clients: number, rate: number, seconds
         name: `${clients} clients: commit → receipt p99${storeLabel(ctx)}`,
         value: p99,
         unit: 'ms',
+        baseline: { name: 'a bare HTTP server writing one frame to each', value: floorP99, unit: 'ms' },
+        ratio: round(p99 / floorP99, 2),
         ...(isGoal ? { target: '≤ 100 ms', met: p99 <= 100 && latencies.length === expected } : {}),
+        note: `bare server: ${floor.length}/${expected} deliveries`,
       },
       {
         suite,
