@@ -31,6 +31,12 @@ export default defineConfig({
     tanstackRouter({
       target: 'react',
       autoCodeSplitting: true,
+      // Each route's loader in a small chunk of its own: what it imports (query factories) stays
+      // out of the route tree every page loads, the landing page's included, and its data is
+      // asked for while the page's component chunk is still loading.
+      codeSplittingOptions: {
+        defaultBehavior: [['loader'], ['component'], ['pendingComponent'], ['errorComponent'], ['notFoundComponent']],
+      },
       routesDirectory: './src/routes',
       generatedRouteTree: './src/routeTree.gen.ts',
       quoteStyle: 'single',

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import {
   IMPORT_STREAM_TYPE,
   type ImportAnswer,
@@ -64,14 +64,20 @@ export async function importCommand(args: readonly string[], io: ImportIo): Prom
   const skipInvalid = args.includes('--skip-invalid');
   let size: number;
   try {
-    size = (await stat(file)).size;
+    const info = await stat(file);
+    if (!info.isFile()) return fail(`cannot read ${file}: not a file`);
+    size = info.size;
   } catch {
     return fail(`cannot read ${file}`);
   }
 
   const progress = progressPrinter(io);
   let sent = 0;
-  const counted = createReadStream(file).pipe(
+  // pipeline, not pipe: a file that fails while it is read ends the upload with its reason
+  // instead of an 'error' event nobody listens to.
+  let readError: Error | null = null;
+  const counted = pipeline(
+    createReadStream(file),
     new Transform({
       transform(chunk: Buffer, _encoding, done) {
         sent += chunk.byteLength;
@@ -83,6 +89,9 @@ export async function importCommand(args: readonly string[], io: ImportIo): Prom
         done();
       },
     }),
+    (error) => {
+      if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') readError = error;
+    },
   );
   const query = new URLSearchParams({ from: system, dryRun: String(dryRun), skipInvalid: String(skipInvalid) });
   let response: Response;
@@ -100,6 +109,7 @@ export async function importCommand(args: readonly string[], io: ImportIo): Prom
     } as RequestInit);
   } catch (error) {
     progress.done();
+    if (readError) return fail(`cannot read ${file}: ${(readError as Error).message}`);
     return fail(`cannot reach ${base}: ${(error as Error).message}`);
   }
 

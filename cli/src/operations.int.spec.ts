@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { adminUrl, http, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
 import { type ProductProcess, startProductProcess } from '@bugtrail/testing/process';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
@@ -199,4 +200,63 @@ describe('SIGTERM under load', () => {
       await product.stop();
     }
   }, 120_000);
+});
+
+/** This machine's first address that is not loopback (the tests reach the product through it). */
+function outsideAddress(): string {
+  for (const entries of Object.values(os.networkInterfaces())) {
+    for (const entry of entries ?? []) if (entry.family === 'IPv4' && !entry.internal) return entry.address;
+  }
+  throw new Error('no address besides loopback on this machine');
+}
+
+describe('/metrics answers only to loopback and METRICS_ALLOW, by the socket’s address', () => {
+  const outside = outsideAddress();
+  let writeApi: ProductProcess;
+  let readApi: ProductProcess;
+  let projector: ProductProcess;
+  let listed: ProductProcess;
+  /** The same server reached through the machine's outside address instead of loopback. */
+  const viaOutside = (part: ProductProcess) => {
+    const url = new URL(part.url);
+    url.hostname = outside;
+    return url.origin;
+  };
+  beforeAll(async () => {
+    const open = { HOST: '0.0.0.0', TRUST_PROXY: '1' };
+    writeApi = await startProductProcess({ adminDatabaseUrl: adminUrl(), args: ['--only', 'write-api'], env: open });
+    const shared = { adminDatabaseUrl: adminUrl(), databaseUrl: writeApi.databaseUrl };
+    [readApi, projector, listed] = await Promise.all([
+      startProductProcess({ ...shared, args: ['--only', 'read-api'], env: open }),
+      startProductProcess({ ...shared, args: ['--only', 'projector'], env: open }),
+      startProductProcess({
+        ...shared,
+        args: ['--only', 'read-api'],
+        env: { ...open, METRICS_ALLOW: `${outside}/32` },
+      }),
+    ]);
+  }, 120_000);
+  afterAll(async () => {
+    await readApi?.terminate();
+    await projector?.terminate();
+    await listed?.terminate();
+    await writeApi?.stop();
+  });
+
+  it('every process: 200 over loopback, 404 from elsewhere, whatever X-Forwarded-For claims', async () => {
+    for (const part of [writeApi, readApi, projector]) {
+      expect((await fetch(`${part.url}/metrics`)).status, part.output()).toBe(200);
+      const refused = await fetch(`${viaOutside(part)}/metrics`, { headers: { 'x-forwarded-for': '127.0.0.1' } });
+      expect(refused.status).toBe(404);
+      expect(await refused.json()).toEqual({ message: 'Not found' });
+      // The rest of the operator's routes stay open.
+      expect((await fetch(`${viaOutside(part)}/health`)).status).toBe(200);
+    }
+  });
+
+  it('METRICS_ALLOW lets a listed address in', async () => {
+    const answer = await fetch(`${viaOutside(listed)}/metrics`);
+    expect(answer.status, listed.output()).toBe(200);
+    expect(await answer.text()).toContain('bugtrail_http_requests_total');
+  });
 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type BugStatus, type Priority, type Role, type Severity, streams } from '@bugtrail/domain';
 import type { NewEvent } from '@bugtrail/eventstore';
-import { FolderBlobStore, loadConfig, Metrics, silentLogger } from '@bugtrail/platform';
+import { FolderBlobStore, loadConfig, Metrics, silentLogger, UploadSpool } from '@bugtrail/platform';
 import { countLiveBugs, countUsers } from '@bugtrail/projector';
 import { Accounts, BugNumbers, createWriteApi } from '@bugtrail/write-api';
 import { event, reportBug, stableUuid, statusChanged } from './demo/bug-events.js';
@@ -53,6 +53,7 @@ async function registerUsers(system: System): Promise<Map<string, string>> {
     logger: silentLogger,
     metrics: new Metrics({ processMetrics: false }),
     blobs: new FolderBlobStore(path.join(config.dataDir, 'uploads')),
+    spool: new UploadSpool(config.spool, config),
   });
   const ids = new Map<string, string>();
   for (const user of demoUsers) {

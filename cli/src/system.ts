@@ -27,6 +27,7 @@ import {
   ReplicaPool,
   type RunningServer,
   TokenService,
+  UploadSpool,
 } from '@bugtrail/platform';
 import {
   allProjections,
@@ -115,7 +116,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   const metrics = new Metrics();
   const store: EventStore = timeAppends(
     config.eventstoreConnectionString
-      ? new EsdbEventStore(config.eventstoreConnectionString)
+      ? new EsdbEventStore(config.eventstoreConnectionString, { rows: pool })
       : new PostgresEventStore(pool),
     (seconds) => metrics.appendSeconds.observe(seconds),
   );
@@ -196,6 +197,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
         logger,
         metrics,
         blobs: new FolderBlobStore(uploadsDir),
+        spool: new UploadSpool(config.spool, config),
       })
     : null;
   // read-api reads from a hot standby when there is one (ADR 022), the primary otherwise.
@@ -221,7 +223,11 @@ export async function createSystem(options: SystemOptions): Promise<System> {
     : null;
   if (readApi) metrics.gauge('bugtrail_sse_clients', 'Open live (SSE) streams', () => readApi.liveClients());
   // A process without either API (--only projector) still answers the operator's routes.
-  const ops = createOpsRoutes({ metrics, readiness: () => projectorReadiness(pool, store, status) });
+  const ops = createOpsRoutes({
+    metrics,
+    readiness: () => projectorReadiness(pool, store, status),
+    metricsAllow: config.metricsAllow,
+  });
   const notServed = () => Response.json({ message: 'Not found' }, { status: 404 });
   const fetch = (request: Request, env?: unknown) => {
     const { pathname } = new URL(request.url);

@@ -13,13 +13,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 /**
  * Issue 18: the compose topology as local processes (`npm run test:topology`). A PostgreSQL
  * primary and its streaming hot standby; two write-apis, two read-apis on the standby, two
- * projectors; deploy/nginx.conf in front. Under a steady 200 reports/s it SIGKILLs the
+ * projectors; deploy/nginx.conf in front. It sends REPORTS reports (at most IN_FLIGHT at a time,
+ * as fast as the machine answers) and, at fixed counts of acknowledged reports, SIGKILLs the
  * leading projector, a write-api and a read-api, and stops the standby, with live clients
- * following through the proxy; then counts what was lost (nothing may be).
+ * following through the proxy; then counts what was lost (nothing may be). Everything is driven
+ * by counts and events, never by the clock (issue 40): a slow machine takes longer, not fails.
  */
 const run = promisify(execFile);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const RATE = 200;
+/** Reports sent in all; every one must be acknowledged. */
+const REPORTS = 2400;
+/** Reports in flight at once (clients retrying while a part dies keep their slot). */
+const IN_FLIGHT = 32;
+/** Reports acknowledged between one fault and the next (the load goes on through each). */
+const STEP = 400;
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   'base64',
@@ -93,17 +100,47 @@ type Load = {
   retries: number;
   stillRunning: number;
   stale: number;
+  /** 201s that said the read models had not caught up within the wait (X-Read-Model-Lag). */
+  lagged: number;
   reads: number;
-  stop(): Promise<void>;
+  /** Resolves once `count` reports are acknowledged (rejects if a report is refused). */
+  acknowledgedAt(count: number): Promise<void>;
+  /** Resolves when all `REPORTS` reports are acknowledged and read back. */
+  done: Promise<void>;
 };
 
-/** Reports at `RATE`/s through the proxy, each retried with its Idempotency-Key until answered; reads each back. */
-function startLoad(url: string, reporter: TestUser, developer: TestUser): Load {
+/**
+ * Sends `total` reports through the proxy, `IN_FLIGHT` at a time, each retried with its
+ * Idempotency-Key until answered, and reads each back. No rate and no clock: a busy machine
+ * sends the same reports, only slower.
+ */
+function startLoad(url: string, reporter: TestUser, developer: TestUser, total: number): Load {
   const acknowledged = new Set<string>();
-  const load: Load = { acknowledged, retries: 0, stillRunning: 0, stale: 0, reads: 0, stop: async () => {} };
-  const pending = new Set<Promise<void>>();
-  let sent = 0;
-  let running = true;
+  const waiters: { count: number; resolve: () => void }[] = [];
+  let failed: Error | null = null;
+  const failWaiters: ((error: Error) => void)[] = [];
+  const load = {
+    acknowledged,
+    retries: 0,
+    stillRunning: 0,
+    stale: 0,
+    lagged: 0,
+    reads: 0,
+  } as Load;
+  const acknowledge = (id: string) => {
+    acknowledged.add(id);
+    for (const w of waiters.filter((w) => acknowledged.size >= w.count)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
+  load.acknowledgedAt = (count) =>
+    new Promise<void>((resolve, reject) => {
+      if (failed) return reject(failed);
+      if (acknowledged.size >= count) return resolve();
+      waiters.push({ count, resolve });
+      failWaiters.push(reject);
+    });
   const one = async (n: number) => {
     const key = `topology-${process.pid}-${n}`;
     for (let attempt = 0; ; attempt++) {
@@ -126,7 +163,8 @@ function startLoad(url: string, reporter: TestUser, developer: TestUser): Load {
         });
         const body = (await answer.json().catch(() => null)) as { bug?: { _id: string } } | null;
         if (answer.status === 201 && body?.bug) {
-          acknowledged.add(body.bug._id);
+          acknowledge(body.bug._id);
+          if (answer.headers.get('x-read-model-lag')) load.lagged += 1;
           // Read it back at once through the proxy (a read-api on the standby).
           for (;;) {
             const read = await fetch(`${url}/api/bugs/${body.bug._id}`, {
@@ -149,24 +187,24 @@ function startLoad(url: string, reporter: TestUser, developer: TestUser): Load {
         if ((error as Error).message.startsWith('report')) throw error;
       }
       load.retries += 1;
-      if (attempt > 600) throw new Error(`report ${n} never acknowledged`);
+      // Not a clock: a report that stays unanswered through this many tries is a hung part.
+      if (attempt > 3000) throw new Error(`report ${n} never acknowledged after ${attempt} tries`);
       await sleep(100);
     }
   };
-  const started = performance.now();
-  const ticker = setInterval(() => {
-    const due = Math.floor(((performance.now() - started) / 1000) * RATE);
-    while (running && sent < due && pending.size < 256) {
-      const n = sent++;
-      const p: Promise<void> = one(n).finally(() => pending.delete(p));
-      pending.add(p);
-    }
-  }, 5);
-  load.stop = async () => {
-    running = false;
-    clearInterval(ticker);
-    await Promise.all(pending);
+  let sent = 0;
+  const worker = async () => {
+    while (sent < total) await one(sent++);
   };
+  load.done = Promise.all(Array.from({ length: Math.min(IN_FLIGHT, total) }, worker)).then(
+    () => {},
+    (error: Error) => {
+      failed = error;
+      for (const reject of failWaiters) reject(error);
+      throw error;
+    },
+  );
+  load.done.catch(() => {}); // reported through acknowledgedAt and awaited at the end
   return load;
 }
 
@@ -189,7 +227,10 @@ describe('the compose topology as local processes, under load and faults', () =>
         databaseUrl: urls.primary,
         dataDir,
         args: ['--only', only],
-        env: { TRUST_PROXY: '1', ...env },
+        // The product answers a command after at most 2 s even when the read models lag
+        // (X-Read-Model-Lag); a busy CI machine can take that long while a projector takes over,
+        // and the read back below would then count as stale. The wait is the test's to set.
+        env: { TRUST_PROXY: '1', READ_YOUR_WRITES_TIMEOUT_MS: '20000', ...env },
       });
     // One first: it runs the migrations the others then find done.
     writeApis = [await part('write-api')];
@@ -231,8 +272,8 @@ describe('the compose topology as local processes, under load and faults', () =>
     const followers = [admin, reporter, developer].map((user) => new LiveFollower(proxy.url, user.token));
     const faults: string[] = [];
 
-    const load = startLoad(proxy.url, reporter, developer);
-    await sleep(5000);
+    const load = startLoad(proxy.url, reporter, developer, REPORTS);
+    await load.acknowledgedAt(STEP);
 
     // 1. The leading projector dies: the other takes over through the advisory lock.
     const roles = await Promise.all(
@@ -244,41 +285,36 @@ describe('the compose topology as local processes, under load and faults', () =>
     expect(standby).toBeDefined();
     const killedAt = performance.now();
     await leader.kill();
-    let takeover = Number.NaN;
-    while (performance.now() - killedAt < 30_000) {
-      const ready = await http(standby.url).get('/ready');
-      if (ready.body.projector?.role === 'leader') {
-        takeover = performance.now() - killedAt;
-        break;
-      }
-      await sleep(20);
-    }
-    expect(takeover).toBeLessThan(30_000);
-    faults.push(`projector SIGKILL: standby leads after ${Math.round(takeover)} ms`);
-    await sleep(4000);
+    // Waits for the event (the standby says it leads); the time it took is reported, not judged.
+    while ((await http(standby.url).get('/ready')).body.projector?.role !== 'leader') await sleep(20);
+    faults.push(
+      `projector SIGKILL at ${STEP} acknowledged: standby leads after ${Math.round(performance.now() - killedAt)} ms`,
+    );
+    await load.acknowledgedAt(2 * STEP);
 
     // 2. A write-api dies: nginx sends commands to the other; cut ones are retried with their key.
     const retriesBefore = load.retries;
     await writeApis[0]!.kill();
-    await sleep(5000);
+    await load.acknowledgedAt(3 * STEP);
     faults.push(
-      `write-api SIGKILL: ${load.retries - retriesBefore} retried commands, ${load.stillRunning} answered "still being processed"`,
+      `write-api SIGKILL at ${2 * STEP} acknowledged: ${load.retries - retriesBefore} retried commands, ${load.stillRunning} answered "still being processed"`,
     );
 
     // 3. A read-api dies: reads go to the other; live clients reconnect with Last-Event-ID.
     const connectsBefore = followers.reduce((n, f) => n + f.connects, 0);
     await readApis[0]!.kill();
-    await sleep(5000);
-    faults.push(`read-api SIGKILL: ${followers.reduce((n, f) => n + f.connects, 0) - connectsBefore} live reconnects`);
+    await load.acknowledgedAt(4 * STEP);
+    faults.push(
+      `read-api SIGKILL at ${3 * STEP} acknowledged: ${followers.reduce((n, f) => n + f.connects, 0) - connectsBefore} live reconnects`,
+    );
 
     // 4. The standby stops: read-api reads the primary (ADR 022), then the standby again.
     await servers.stopStandby();
-    await sleep(4000);
+    await load.acknowledgedAt(5 * STEP);
     await servers.startStandby();
-    await sleep(4000);
-    faults.push('standby stopped for 4 s and started again');
+    faults.push(`standby stopped at ${4 * STEP} acknowledged, started again at ${5 * STEP}`);
 
-    await load.stop();
+    await load.done;
     const acknowledged = [...load.acknowledged];
 
     // Every acknowledged report is in the store exactly once, and nothing else was reported.
@@ -292,10 +328,12 @@ describe('the compose topology as local processes, under load and faults', () =>
     const doubled = stored.rows.filter((r) => r.copies > 1).length;
     const unacknowledged = stored.rows.filter((r) => !load.acknowledged.has(r.id)).length;
 
-    // Every live client saw every report, once.
-    const deadline = performance.now() + 30_000;
+    // Every live client saw every report, once: waits until each has heard every acknowledged
+    // report (the event), then counts. The guard only ends a wait that would otherwise hang until
+    // the test's timeout, so that a real gap fails below with the summary printed.
     const gapsOf = (f: LiveFollower) => acknowledged.filter((id) => !f.topics.has(`bug:${id}`)).length;
-    while (performance.now() < deadline && followers.some((f) => gapsOf(f) > 0)) await sleep(200);
+    const hangGuard = performance.now() + 300_000;
+    while (followers.some((f) => gapsOf(f) > 0) && performance.now() < hangGuard) await sleep(200);
     const gaps = followers.map(gapsOf);
     const duplicates = followers.map((f) => f.duplicates);
     const resets = followers.map((f) => f.resets);
@@ -312,16 +350,16 @@ describe('the compose topology as local processes, under load and faults', () =>
 
     console.log(
       [
-        `topology under ${RATE} reports/s through nginx:`,
+        `topology: ${REPORTS} reports through nginx, ${IN_FLIGHT} in flight:`,
         ...faults.map((f) => `  ${f}`),
         `  acknowledged ${acknowledged.length}; stored once ${acknowledged.length - missing}; missing ${missing}; doubled ${doubled}; stored but never acknowledged ${unacknowledged}`,
-        `  read back at once through the standby: ${load.reads}, stale ${load.stale}`,
+        `  read back at once through the standby: ${load.reads}, stale ${load.stale} (answers with X-Read-Model-Lag: ${load.lagged})`,
         `  live clients: gaps ${gaps.join('/')}, duplicates ${duplicates.join('/')}, resets ${resets.join('/')}`,
         `  verify: ${verify.ok ? 'read models equal a rebuild, chains verified' : 'FAILED'}`,
       ].join('\n'),
     );
-    // A loaded machine sends fewer than RATE/s while parts die (at most 256 in flight); the load must still be real.
-    expect(acknowledged.length).toBeGreaterThan(RATE * 10);
+    // Every report sent was acknowledged (a refused or hung one fails load.done above).
+    expect(acknowledged.length).toBe(REPORTS);
     expect({ missing, doubled, unacknowledged, stale: load.stale }).toEqual({
       missing: 0,
       doubled: 0,

@@ -6,6 +6,7 @@
  * projector keeps them as checkpoints; read-your-writes compares them.
  */
 import type { EventMetadata } from '@bugtrail/domain';
+import type pg from 'pg';
 
 export type Position = string;
 /** Before every event: the checkpoint of a projection that has seen nothing. */
@@ -56,10 +57,25 @@ export type ReadAllBackwardsOptions = Readonly<{
   streamPrefix?: string;
 }>;
 
+/**
+ * Rows of the write side's own PostgreSQL tables that change with an append (a user's
+ * credentials: ADR 026). They change in one transaction with the events: what `alongside`
+ * throws appends nothing, and an append that is refused keeps none of its rows. A retry of an
+ * append already stored runs nothing.
+ */
+export type Alongside = (tx: pg.ClientBase) => Promise<void>;
+
+export type AppendOptions = Readonly<{ alongside?: Alongside }>;
+
 export type Subscription = AsyncIterable<readonly RecordedEvent[]> & { close(): Promise<void> };
 
 export interface EventStore {
-  append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+    options?: AppendOptions,
+  ): Promise<AppendResult>;
   /** The events of one stream; an empty array when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events after `from` (exclusive) in global processing order, at most `limit`. */

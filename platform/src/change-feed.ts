@@ -25,7 +25,7 @@ export function decodeChangeNotice(payload: string): ChangeNotice | null {
 }
 
 /** The slowest projection's checkpoint: what every read model has seen. */
-export async function readModelPosition(pool: pg.Pool): Promise<string> {
+export async function readModelPosition(pool: Pick<pg.Pool, 'query'>): Promise<string> {
   const { rows } = await pool.query<{ position: string | null }>(
     'select min(position) as position from projector.checkpoints',
   );
@@ -118,9 +118,17 @@ export class ChangeFeed {
     return waiting;
   }
 
-  /** Read models on the primary hold every committed change: nothing to wait for (see ReplicaFeed). */
-  sync(_timeoutMs: number): Promise<boolean> {
-    return Promise.resolve(true);
+  /**
+   * Runs `read` once the read models hold `target` (a client's position; `read` learns
+   * whether they got there within the timeout). Without one there is nothing to wait for:
+   * read models on the primary hold every change acknowledged (see ReplicaFeed).
+   */
+  async readYourWrites<T>(
+    target: string | null,
+    timeoutMs: number,
+    read: (caughtUp: boolean) => Promise<T>,
+  ): Promise<T> {
+    return read(target === null || (await this.waitFor(target, timeoutMs)));
   }
 
   onChange(listener: (notice: ChangeNotice) => void): () => void {

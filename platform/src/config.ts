@@ -1,4 +1,6 @@
+import os from 'node:os';
 import path from 'node:path';
+import type { SpoolConfig } from './http/spool.js';
 
 /** Everything the servers read from the environment, in one place (README lists it). */
 export type Config = Readonly<{
@@ -14,8 +16,13 @@ export type Config = Readonly<{
   /** How long a command waits for the read models to pass its events. */
   readYourWritesTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** Take the client address (and scheme) from X-Forwarded-For / X-Forwarded-Proto. */
-  trustProxy: boolean;
+  /**
+   * How many proxies stand in front (TRUST_PROXY): the client address is the N-th
+   * X-Forwarded-For entry from the right, the scheme the proxy's X-Forwarded-Proto; 0 is none.
+   */
+  trustProxy: number;
+  /** Socket addresses and CIDRs besides loopback that may read /metrics (METRICS_ALLOW). */
+  metricsAllow: readonly string[];
   /** Origins allowed to call the API from a browser: '*' (any) or a list. */
   corsOrigins: '*' | readonly string[];
   /** The origin links to uploaded files are built from (else the request's own origin). */
@@ -40,14 +47,23 @@ export type Config = Readonly<{
   codeHosts: Readonly<{ githubSecret: string | undefined; gitlabSecret: string | undefined }>;
   /** The IANA zone an import reads times without an offset in (IMPORT_TIMEZONE; docs/import.md). */
   importTimeZone: string;
+  /** Where request bodies too large for memory are written while they stream in (SPOOL_*; README lists them). */
+  spool: SpoolConfig;
   /** Secret that signs chat attachment links (else one generated and kept in the database). */
   uploadsSigningSecret: string | undefined;
+  /** Key material for TOTP secrets at rest (else one generated and kept in the database, apart from them). */
+  mfaEncryptionKey: string | undefined;
   rateLimits: Readonly<{
     failedLoginsPerAccount: number;
     failedLoginsPerIp: number;
     wrongInviteCodesPerIp: number;
+    /** Wrong invite codes from all addresses together per window: many addresses cannot add up to a search of the codes. */
+    wrongInviteCodesTotal: number;
     anonymousUploadsPerIp: number;
     windowSeconds: number;
+    /** Forgot-password mails per address, and requests per client address, per hour. */
+    forgotMailsPerAccount: number;
+    forgotMailsPerIp: number;
     sseConnectionsPerUser: number;
   }>;
 }>;
@@ -81,6 +97,15 @@ function int(value: string | undefined, fallback: number): number {
   return Number.isFinite(n) ? Math.trunc(n) : fallback;
 }
 
+/** TRUST_PROXY: a number of proxies; `true`/`yes`/`on` is one, unset/`false`/`no`/`off` none. */
+export function proxyHops(value: string | undefined): number {
+  const text = (value ?? '').trim().toLowerCase();
+  if (text === '' || text === 'false' || text === 'no' || text === 'off') return 0;
+  if (text === 'true' || text === 'yes' || text === 'on') return 1;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  throw new Error(`TRUST_PROXY must be the number of proxies in front (0–99), true or false, not "${value}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const level = env.LOG_LEVEL;
   return {
@@ -94,10 +119,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventstoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     readYourWritesTimeoutMs: int(env.READ_YOUR_WRITES_TIMEOUT_MS, 2000),
     logLevel: level === 'debug' || level === 'warn' || level === 'error' || level === 'silent' ? level : 'info',
-    trustProxy: Boolean(env.TRUST_PROXY) && env.TRUST_PROXY !== '0' && env.TRUST_PROXY !== 'false',
+    trustProxy: proxyHops(env.TRUST_PROXY),
+    metricsAllow: (env.METRICS_ALLOW ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     publicUrl: publicUrl(env.PUBLIC_URL),
     uploadsSigningSecret: env.UPLOADS_SIGNING_SECRET || undefined,
+    mfaEncryptionKey: mfaEncryptionKey(env.MFA_ENCRYPTION_KEY),
     importTimeZone: importTimeZone(env.IMPORT_TIMEZONE),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Bugtrail <no-reply@bugtrail.localhost>',
@@ -111,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: Math.max(1, int(env.WEBHOOK_RETRY_BASE_MS, 5000)),
       disableAfter: Math.max(1, int(env.WEBHOOK_DISABLE_AFTER, 20)),
     },
+    spool: spoolConfig(env),
     codeHosts: {
       githubSecret: env.GITHUB_WEBHOOK_SECRET || undefined,
       gitlabSecret: env.GITLAB_WEBHOOK_SECRET || undefined,
@@ -119,10 +150,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       failedLoginsPerAccount: int(env.RATE_LIMIT_LOGIN_PER_ACCOUNT, 10),
       failedLoginsPerIp: int(env.RATE_LIMIT_LOGIN_PER_IP, 100),
       wrongInviteCodesPerIp: int(env.RATE_LIMIT_INVITE_PER_IP, 10),
+      wrongInviteCodesTotal: int(env.RATE_LIMIT_INVITE_TOTAL, 30),
       anonymousUploadsPerIp: int(env.RATE_LIMIT_UPLOADS_PER_IP, 30),
       windowSeconds: int(env.RATE_LIMIT_WINDOW_SECONDS, 15 * 60),
+      forgotMailsPerAccount: int(env.RATE_LIMIT_FORGOT_PER_ACCOUNT, 3),
+      forgotMailsPerIp: int(env.RATE_LIMIT_FORGOT_PER_IP, 20),
       sseConnectionsPerUser: int(env.SSE_CONNECTIONS_PER_USER, 20),
     },
+  };
+}
+
+/** SPOOL_*: the folder, and what may sit in it at once (sizes in MB; README lists them). */
+function spoolConfig(env: NodeJS.ProcessEnv): SpoolConfig {
+  const mb = (value: string | undefined, fallback: number) => Math.max(0, int(value, fallback)) * 1024 * 1024;
+  return {
+    dir: path.resolve(env.SPOOL_DIR || os.tmpdir()),
+    // One import (200 MB) or two full chat messages (2 × 101 MB) per person at once.
+    perUserBytes: mb(env.SPOOL_MAX_PER_USER_MB, 256),
+    perAddressBytes: mb(env.SPOOL_MAX_PER_ADDRESS_MB, 512),
+    minFreeBytes: mb(env.SPOOL_MIN_FREE_MB, 1024),
   };
 }
 
@@ -223,4 +269,11 @@ function publicUrl(value: string | undefined): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('PUBLIC_URL must be an http(s) URL');
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** MFA_ENCRYPTION_KEY as given; shorter than 32 characters stops the start (it would be guessable). */
+function mfaEncryptionKey(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (value.length < 32) throw new Error('MFA_ENCRYPTION_KEY must be at least 32 characters');
+  return value;
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import {
   type ChangeFeed,
@@ -13,10 +14,15 @@ import type { Logger } from './logger.js';
  * Read models from a hot standby (READ_DATABASE_URL, ADR 022). read-api reads there; the
  * primary keeps everything else (migrations, LISTEN, tokens). Two pieces:
  * - `ReplicaPool`: connections to the standby, or to the primary while the standby is
- *   unreachable (rechecked every few seconds): reads keep working when it stops.
+ *   unreachable (rechecked every few seconds) and for a request pinned there: reads keep
+ *   working when it stops.
  * - `ReplicaFeed`: the change feed as the standby sees it. The primary's notices are held
  *   until the standby has replayed them, so a live client's refetch finds the change, and
- *   `sync` answers only once the standby has everything committed before it was asked.
+ *   `readYourWrites` reads the standby only once it has everything committed before the
+ *   request; a standby that is down or stays behind sends the request to the primary.
+ * The standby's position is only ever read on the standby: a position read through the
+ * fallback is the primary's, and taken for the standby's it would let a standby that comes
+ * back behind answer as if it were caught up.
  */
 
 /** How long the standby is left alone after it could not be reached. */
@@ -24,6 +30,8 @@ const STANDBY_RETRY_MS = 3000;
 
 export class ReplicaPool extends pg.Pool {
   private downUntil = 0;
+  /** Set for a request whose reads must all be the primary's. */
+  private readonly pinned = new AsyncLocalStorage<true>();
 
   constructor(
     connectionString: string,
@@ -49,6 +57,31 @@ export class ReplicaPool extends pg.Pool {
     return performance.now() < this.downUntil;
   }
 
+  /** Runs `read` with every connection it takes on the primary. */
+  onPrimary<T>(read: () => Promise<T>): Promise<T> {
+    return this.pinned.run(true, read);
+  }
+
+  /** The standby's read-model position, never the primary's; null while it cannot be reached. */
+  async standbyPosition(): Promise<string | null> {
+    let client: pg.PoolClient;
+    try {
+      client = await super.connect();
+    } catch (error) {
+      if (this.isUnreachable(error)) return null;
+      throw error;
+    }
+    try {
+      const position = await readModelPosition(client);
+      client.release();
+      return position;
+    } catch (error) {
+      client.release(error as Error);
+      if (this.isUnreachable(error)) return null;
+      throw error;
+    }
+  }
+
   override connect(): Promise<pg.PoolClient>;
   override connect(
     callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
@@ -56,7 +89,8 @@ export class ReplicaPool extends pg.Pool {
   override connect(
     callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
   ): Promise<pg.PoolClient> | undefined {
-    const attempt = this.isFallingBack ? this.primary.connect() : this.standbyOrPrimary();
+    const toPrimary = this.isFallingBack || this.pinned.getStore() === true;
+    const attempt = toPrimary ? this.primary.connect() : this.standbyOrPrimary();
     if (!callback) return attempt;
     attempt.then(
       (client) => callback(undefined, client, (release) => client.release(release as Error | boolean | undefined)),
@@ -69,22 +103,24 @@ export class ReplicaPool extends pg.Pool {
     try {
       return await super.connect();
     } catch (error) {
-      if (!isDatabaseUnavailable(error) && !/timeout/i.test((error as Error).message)) throw error;
-      this.downUntil = performance.now() + STANDBY_RETRY_MS;
-      this.logger.warn('standby unreachable: reading from the primary', { error: (error as Error).message });
+      if (!this.isUnreachable(error)) throw error;
       return this.primary.connect();
     }
+  }
+
+  /** Whether `error` says the standby cannot be reached; if so, reads go to the primary for a while. */
+  private isUnreachable(error: unknown): boolean {
+    if (!isDatabaseUnavailable(error) && !/timeout/i.test((error as Error).message)) return false;
+    if (!this.isFallingBack) {
+      this.logger.warn('standby unreachable: reading from the primary', { error: (error as Error).message });
+    }
+    this.downUntil = performance.now() + STANDBY_RETRY_MS;
+    return true;
   }
 }
 
 /** What read-api needs of a change feed: the primary's own, or the standby's view of it. */
-export type ReadModelFeed = Pick<ChangeFeed, 'position' | 'waitFor' | 'onChange' | 'onSignal'> & {
-  /**
-   * Resolves true once these read models hold every change committed before the call
-   * (false after the timeout). On the primary they always do.
-   */
-  sync(timeoutMs: number): Promise<boolean>;
-};
+export type ReadModelFeed = Pick<ChangeFeed, 'position' | 'waitFor' | 'onChange' | 'onSignal' | 'readYourWrites'>;
 
 export class ReplicaFeed implements ReadModelFeed {
   private current = ZERO_POSITION;
@@ -100,7 +136,7 @@ export class ReplicaFeed implements ReadModelFeed {
   constructor(
     private readonly primaryFeed: ChangeFeed,
     private readonly primary: pg.Pool,
-    private readonly replica: pg.Pool,
+    private readonly replica: ReplicaPool,
   ) {}
 
   async start(): Promise<void> {
@@ -108,7 +144,7 @@ export class ReplicaFeed implements ReadModelFeed {
       this.held.push(notice);
       this.poll();
     });
-    this.advance(await readModelPosition(this.replica).catch(() => ZERO_POSITION));
+    this.advance((await this.replica.standbyPosition().catch(() => null)) ?? ZERO_POSITION);
   }
 
   get position(): string {
@@ -130,9 +166,26 @@ export class ReplicaFeed implements ReadModelFeed {
     return this.primaryFeed.onSignal(channel, handler);
   }
 
-  async sync(timeoutMs: number): Promise<boolean> {
-    const target = await this.primaryPosition();
-    return this.waitFor(target, timeoutMs);
+  /**
+   * Runs `read` once the standby holds `target` (a client's position), or, without one,
+   * everything the primary's read models held when the request came. A standby that is down
+   * or has not got there within the timeout leaves the request to the primary, whose read
+   * models hold everything they acknowledged: `read` learns whether its reads are caught up.
+   */
+  async readYourWrites<T>(
+    target: string | null,
+    timeoutMs: number,
+    read: (caughtUp: boolean) => Promise<T>,
+  ): Promise<T> {
+    // One timeout in all: what the standby's wait used is not waited again on the primary.
+    const started = performance.now();
+    const left = () => Math.max(0, timeoutMs - (performance.now() - started));
+    const onPrimary = () =>
+      this.replica.onPrimary(async () => read(target === null || (await this.primaryFeed.waitFor(target, left()))));
+    if (this.replica.isFallingBack) return onPrimary();
+    const wanted = target ?? (await this.primaryPosition().catch(() => null));
+    if (wanted !== null && (await this.waitFor(wanted, timeoutMs))) return read(true);
+    return onPrimary();
   }
 
   close(): void {
@@ -170,8 +223,10 @@ export class ReplicaFeed implements ReadModelFeed {
     void (async () => {
       try {
         while (!this.closed && (this.held.length > 0 || this.waiters.size > 0)) {
-          const position = await readModelPosition(this.replica).catch(() => null);
+          const position = await this.replica.standbyPosition().catch(() => null);
           if (position) this.advance(position);
+          // Gone: whoever waits is answered now, and reads from the primary.
+          else this.waiters.releaseAll();
           if (this.held.length > 0 || this.waiters.size > 0)
             await new Promise((resolve) => setTimeout(resolve, position ? 1 : 100));
         }

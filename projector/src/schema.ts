@@ -2,7 +2,7 @@ import type { BugCountersTable, BugsTable, BugUsersTable } from './bugs/bugs.tab
 import type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/chats.tables.js';
 import type { BugCommentsTable } from './comments/comments.tables.js';
 import type { BugChangesTable, BugIntervalsTable, FlowBugsTable } from './flow/flow.tables.js';
-import type { InviteCodesTable } from './invites/invites.tables.js';
+import type { InviteCodesTable, SignupPolicyTable } from './invites/invites.tables.js';
 import type {
   NotificationBugsTable,
   NotificationChatsTable,
@@ -31,6 +31,7 @@ export interface ReadModelDb {
   bug_changes: BugChangesTable;
   saved_views: SavedViewsTable;
   invite_codes: InviteCodesTable;
+  signup_policy: SignupPolicyTable;
   bug_comments: BugCommentsTable;
   notification_bugs: NotificationBugsTable;
   notification_chats: NotificationChatsTable;

@@ -60,21 +60,22 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.use('*', apiTokenScope(deps.tokens));
   app.use('*', absoluteProfileImages(deps.config));
 
-  // Read-your-writes for clients that carry a position from a command's answer. Only a
-  // signed-in caller may make a request wait (else anyone could hold connections open).
+  // Read-your-writes. A client may carry a position from a command's answer; only a signed-in
+  // caller may make a request wait (else anyone could hold connections open). On a standby
+  // (READ_DATABASE_URL), clients that carry none still read their writes: the answer waits
+  // until the standby has what the primary had, or is read on the primary (ADR 022).
   app.use('*', async (c, next) => {
     const min = c.req.header('x-min-position');
+    let target: string | null;
     if (min && (await optionalActor(c, deps.tokens))) {
       if (!isPosition(min)) throw new HttpError(400, 'X-Min-Position must be a position token');
-      const caughtUp = await deps.changeFeed.waitFor(min, deps.config.readYourWritesTimeoutMs);
+      target = min;
+    } else if (isApiPath(c.req.path)) target = null;
+    else return next();
+    await deps.changeFeed.readYourWrites(target, deps.config.readYourWritesTimeoutMs, async (caughtUp) => {
       if (!caughtUp) c.header('X-Read-Model-Lag', '1');
-    } else if (isApiPath(c.req.path)) {
-      // On a standby (READ_DATABASE_URL), clients that carry no position still read their
-      // writes: the answer waits until the standby has replayed what the primary had.
-      const caughtUp = await deps.changeFeed.sync(deps.config.readYourWritesTimeoutMs);
-      if (!caughtUp) c.header('X-Read-Model-Lag', '1');
-    }
-    await next();
+      await next();
+    });
   });
 
   app.route('/', createSystemRoutes(deps));

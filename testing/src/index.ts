@@ -20,6 +20,7 @@ export { freePort } from './free-port.js';
 export { type HttpAnswer, http } from './http.js';
 export { type OwnCluster, type RestartableCluster, startOwnCluster, startRestartableCluster } from './own-cluster.js';
 export { prng } from './prng.js';
+export { abortMidBody, type BodyAnswer, sendEndlessly, sendThenWait, type WaitedAnswer } from './raw-body.js';
 export { countStoredEvents, expectRefused } from './refused.js';
 export { mailText, type ReceivedMail, startSmtpServer } from './smtp.js';
 export { createSseParser, type LiveMessage, SseReader } from './sse-reader.js';

@@ -50,6 +50,11 @@ export async function startProductProcess(options: {
   args?: readonly string[];
   /** A DATA_DIR shared with other processes (uploads): the caller removes it. */
   dataDir?: string;
+  /**
+   * The largest file the process may write (RLIMIT_FSIZE, through util-linux's `prlimit`):
+   * a write past it fails with EFBIG, as on a disk that is full.
+   */
+  fileSizeLimitBytes?: number;
 }): Promise<ProductProcess> {
   if (!existsSync(launcher)) throw new Error(`${launcher} is missing: run "npm run build" first`);
   const database = options.databaseUrl
@@ -59,7 +64,10 @@ export async function startProductProcess(options: {
   const removeDataDir = () => (options.dataDir ? Promise.resolve() : rm(dataDir, { recursive: true, force: true }));
   const env: Record<string, string> = {};
   for (const name of INHERITED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name]!;
-  const child = spawn(process.execPath, [launcher, 'start', ...(options.args ?? [])], {
+  const command = [process.execPath, launcher, 'start', ...(options.args ?? [])];
+  const limited = options.fileSizeLimitBytes ? ['prlimit', `--fsize=${options.fileSizeLimitBytes}`] : [];
+  const [program, ...programArgs] = [...limited, ...command] as [string, ...string[]];
+  const child = spawn(program, programArgs, {
     cwd: repoRoot,
     env: {
       ...env,

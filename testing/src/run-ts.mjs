@@ -30,4 +30,6 @@ const server = await createServer({
   optimizeDeps: { noDiscovery: true, include: [] },
 });
 const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
+// The entry sees the argv a plain `node entry.ts args...` gives it: this launcher's own path goes.
+process.argv.splice(1, 1);
 await runner.import(path.resolve(entry));

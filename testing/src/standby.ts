@@ -37,11 +37,16 @@ export type ReplicatedPostgres = {
   createDatabase(name: string): Promise<{ primary: string; standby: string }>;
   /** Fast shutdown of the standby (its connections are cut); its data stays. */
   stopStandby(): Promise<void>;
-  startStandby(): Promise<void>;
+  /**
+   * Starts the standby again. `streaming: false` leaves out its connection to the primary:
+   * it serves what it had replayed when it stopped, and nothing written since.
+   */
+  startStandby(options?: { streaming?: boolean }): Promise<void>;
   stop(): Promise<void>;
 };
 
-type Server = { child: ChildProcess; exited: Promise<void> };
+/** A server process, with the end of what it printed (why it would not start, when it does not). */
+type Server = { child: ChildProcess; exited: Promise<void>; output: () => string };
 
 export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
   const bin = findPostgresBinaries();
@@ -78,16 +83,23 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
       '',
     ].join('\n'),
   );
-  const start = (dataDir: string, port: number): Server => {
-    const child = spawn(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port)], {
+  const start = (dataDir: string, port: number, settings: string[] = []): Server => {
+    const args = ['-D', dataDir, '-p', String(port), ...settings.flatMap((setting) => ['-c', setting])];
+    const child = spawn(path.join(bin, 'postgres'), args, {
       ...as,
-      stdio: 'ignore',
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-8_000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const killOnExit = () => child.kill('SIGKILL');
     process.once('exit', killOnExit);
     void exited.then(() => process.off('exit', killOnExit));
-    return { child, exited };
+    return { child, exited, output: () => output };
   };
   const stopServer = async (server: Server | null) => {
     if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
@@ -99,7 +111,7 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
   let primary: Server | null = start(primaryDir, primaryPort);
   let standby: Server | null = null;
   try {
-    await waitUntilAnswering(url(primaryPort));
+    await waitUntilAnswering(url(primaryPort), primary);
     await tool('pg_basebackup', [
       '-h',
       '127.0.0.1',
@@ -115,7 +127,7 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
       '--checkpoint=fast',
     ]);
     standby = start(standbyDir, standbyPort);
-    await waitUntilAnswering(url(standbyPort), true);
+    await waitUntilAnswering(url(standbyPort), standby, true);
   } catch (error) {
     await stopServer(standby);
     await stopServer(primary);
@@ -136,15 +148,15 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
         await admin.end();
       }
       const urls = { primary: url(primaryPort, name), standby: url(standbyPort, name) };
-      await waitUntilAnswering(urls.standby, true);
+      await waitUntilAnswering(urls.standby, standby, true);
       return urls;
     },
     async stopStandby() {
       await stopServer(standby);
     },
-    async startStandby() {
-      standby = start(standbyDir, standbyPort);
-      await waitUntilAnswering(url(standbyPort), true);
+    async startStandby({ streaming = true } = {}) {
+      standby = start(standbyDir, standbyPort, streaming ? [] : ['primary_conninfo=']);
+      await waitUntilAnswering(url(standbyPort), standby, true);
     },
     async stop() {
       await stopServer(standby);
@@ -162,17 +174,32 @@ async function osUserIds(): Promise<{ uid: number; gid: number } | null> {
   return { uid: Number(uid.stdout), gid: Number(gid.stdout) };
 }
 
-/** Polls until the server takes connections (and, for a standby, is in recovery). */
-async function waitUntilAnswering(connectionString: string, inRecovery = false, timeoutMs = 60_000): Promise<void> {
+/**
+ * Polls until the server takes connections (and, for a standby, is in recovery). A server
+ * that exits meanwhile fails it at once, with what the server printed.
+ */
+async function waitUntilAnswering(
+  connectionString: string,
+  server: Server | null,
+  inRecovery = false,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (server && (server.child.exitCode !== null || server.child.signalCode !== null)) {
+      throw new Error(
+        `PostgreSQL for ${connectionString} exited (${server.child.signalCode ?? server.child.exitCode}):\n${server.output()}`,
+      );
+    }
     const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2000 });
     try {
       await client.connect();
       const { rows } = await client.query<{ recovery: boolean }>('select pg_is_in_recovery() as recovery');
       if (!inRecovery || rows[0]?.recovery) return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`PostgreSQL at ${connectionString} did not answer: ${error}`);
+      if (Date.now() > deadline) {
+        throw new Error(`PostgreSQL at ${connectionString} did not answer: ${error}\n${server?.output() ?? ''}`);
+      }
     } finally {
       await client.end().catch(() => {});
     }

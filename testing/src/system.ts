@@ -43,6 +43,11 @@ export async function startTestSystem(
     port: 0,
     logLevel: 'silent',
     adminInviteCode: TEST_INVITE_CODE,
+    // Read-your-writes waits for the projector up to this long, then answers anyway (with
+    // X-Read-Model-Lag). The product's 2 s is a fine bound for people, but on a busy CI machine
+    // the projector can lag longer, and a test reading right after a command then saw the state
+    // before it (issue 40: depend on events, not on speed). A test of the bound sets its own.
+    readYourWritesTimeoutMs: 20_000,
     ...options.config,
     rateLimits: { ...base.rateLimits, ...options.config?.rateLimits },
   };

@@ -34,7 +34,7 @@ describe('admin: dashboard, manage bugs, update and assign, team, create', () =>
       severity: 'Critical',
       module: 'Billing',
     });
-    // Enough bugs for a second page, so "Load more" shows.
+    // More bugs than fit the window, so the list scrolls.
     for (let i = 1; i <= 26; i += 1) {
       await createBug(e2e.url, tester.token, {
         title: `Regression in sprint ${i}`,
@@ -85,13 +85,15 @@ describe('admin: dashboard, manage bugs, update and assign, team, create', () =>
     await tabs.getByRole('tab', { name: /All\s*27/ }).waitFor();
     for (const name of [/Pending\s*27/, /In Progress\s*0/, /Resolved\s*0/])
       expect(await tabs.getByRole('tab', { name }).isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: /^Delete / }).count()).toBe(24);
-    await page.getByRole('button', { name: 'Load more' }).click();
+    // The rows are windowed and further pages load on the way: no "Load more"; scroll to the oldest.
     await page
       .getByRole('button', { name: /^Delete / })
-      .nth(26)
+      .first()
       .waitFor();
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
     await capture(page, 'admin-manage-bugs');
+    await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }));
+    await page.getByRole('button', { name: 'Delete Regression in sprint 1', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Delete Regression in sprint 1', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete Bug' });
     await dialog.waitFor();
@@ -137,6 +139,31 @@ describe('admin: dashboard, manage bugs, update and assign, team, create', () =>
     await page.getByRole('link', { name: 'Back to All Bugs' }).click();
     const tabs = page.getByRole('tablist', { name: 'Filter by status' });
     await tabs.getByRole('tab', { name: /Resolved\s*1/ }).waitFor();
+  });
+
+  it('archives the resolved bug: it leaves the lists and counts, and Restore brings it back', async () => {
+    const { page } = session;
+    await page.goto(`/admin/bugs/${target._id}`);
+    await page.getByRole('button', { name: 'Archive', exact: true }).click();
+    await toast(session, 'Bug archived');
+    await page.getByText('Archived', { exact: true }).waitFor();
+    await capture(page, 'admin-archived-bug');
+    await page.getByRole('link', { name: 'Back to All Bugs' }).click();
+    const tabs = page.getByRole('tablist', { name: 'Filter by status' });
+    await tabs.getByRole('tab', { name: /Resolved\s*0/ }).waitFor();
+    // The Archived filter lists it (and only it), in the URL.
+    await page.getByRole('button', { name: 'Archived', exact: true }).click();
+    await page.waitForURL(/archived=true/);
+    await page.getByText('Invoice PDF shows the wrong VAT rate', { exact: true }).first().waitFor();
+    expect(await page.getByText('Regression in sprint 2', { exact: true }).count()).toBe(0);
+    await capture(page, 'admin-archived-list');
+    await page.goto(`/admin/bugs/${target._id}`);
+    await page.getByRole('button', { name: 'Restore', exact: true }).click();
+    await toast(session, 'Bug restored');
+    await page.getByRole('button', { name: 'Archive', exact: true }).waitFor();
+    expect(await page.getByText('Archived', { exact: true }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Back to All Bugs' }).click();
+    await page.waitForURL('**/admin/bugs');
   });
 
   it('lists the team with task counts and downloads both reports', async () => {

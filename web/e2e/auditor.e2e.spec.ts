@@ -115,7 +115,7 @@ describe('auditor: granted in Team Members, reads everything, changes nothing', 
       const rows = feed.getByRole('listitem');
       await rows.first().waitFor();
       expect((await rows.allTextContents()).slice(0, 3)).toEqual([
-        expect.stringContaining('Drew Backend moved it from Pending to In Progress'),
+        expect.stringContaining('Drew Backend changed Status from Pending to In Progress'),
         expect.stringContaining('Quinn QA reported the bug and assigned Drew Backend'),
         expect.stringContaining('Quinn QA reported the bug and assigned Drew Backend, with 2 steps'),
       ]);
@@ -136,7 +136,7 @@ describe('auditor: granted in Team Members, reads everything, changes nothing', 
       await feed
         .getByRole('listitem')
         .first()
-        .filter({ hasText: 'Drew Backend moved it from Pending to In Progress' })
+        .filter({ hasText: 'Drew Backend changed Status from Pending to In Progress' })
         .filter({ has: page.getByRole('link', { name: 'Search ignores accents' }) })
         .waitFor({ timeout: 30_000 });
     });

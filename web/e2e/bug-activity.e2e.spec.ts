@@ -115,7 +115,7 @@ describe('bug activity: timeline, time travel, compare', () => {
     await rows.first().waitFor();
     expect(await rows.allTextContents()).toEqual([
       expect.stringContaining("Dana Developer ticked 'Repro on Safari'"),
-      expect.stringContaining('Dana Developer moved it from Pending to In Progress'),
+      expect.stringContaining('Dana Developer changed Status from Pending to In Progress'),
       expect.stringContaining('Ravi Tester edited Description and Priority'),
       expect.stringContaining('Ravi Tester reported the bug and assigned Dana Developer, with 2 steps'),
     ]);
@@ -141,6 +141,12 @@ describe('bug activity: timeline, time travel, compare', () => {
   it('scrubs back to an earlier moment: the bug as it was, read-only, under a banner, in the URL', async () => {
     const { page } = adminSession;
     const slider = page.getByRole('slider', { name: 'Time travel' });
+    // Every step waits for what it needs on screen (an event), never for time: under a loaded
+    // machine the history, the moment and the page each arrive later, not differently.
+    const sliderAt = (spoken: string) =>
+      page.locator(`input[type="range"][aria-valuetext*="${spoken}"]:enabled`).waitFor();
+    const settled = () => page.getByRole('status', { name: 'Loading that moment' }).waitFor({ state: 'detached' });
+    await sliderAt('Now: ');
     await slider.focus();
     await page.keyboard.press('Home');
     await page.waitForURL((url) => url.searchParams.get('at') === moments[0]);
@@ -149,9 +155,10 @@ describe('bug activity: timeline, time travel, compare', () => {
     await page.getByRole('heading', { level: 1, name: bug.title }).waitFor();
     // As reported: Open (Pending in the admin's words), Medium, the first description, nothing ticked.
     const header = page.locator('h1').locator('xpath=..');
-    expect(await header.getByText('Pending', { exact: true }).isVisible()).toBe(true);
-    expect(await header.getByText('Medium', { exact: true }).isVisible()).toBe(true);
-    expect(await page.getByText('0 of 2 completed').isVisible()).toBe(true);
+    await header.getByText('Medium', { exact: true }).waitFor();
+    await settled();
+    await header.getByText('Pending', { exact: true }).waitFor();
+    await page.getByText('0 of 2 completed').waitFor();
     expect(await page.getByText(description, { exact: true }).count()).toBe(0);
     // Read-only: no form, no Update.
     expect(await page.getByRole('button', { name: 'Update Bug' }).count()).toBe(0);
@@ -159,11 +166,13 @@ describe('bug activity: timeline, time travel, compare', () => {
     await shoot(page, 'as-of');
 
     // One stop on: the edit (High, the new description), still before the status change.
+    await sliderAt('(1 of ');
     await slider.focus();
     await page.keyboard.press('ArrowRight');
     await page.waitForURL((url) => url.searchParams.get('at') === moments[1]);
     await header.getByText('High', { exact: true }).waitFor();
-    expect(await header.getByText('Pending', { exact: true }).isVisible()).toBe(true);
+    await settled();
+    await header.getByText('Pending', { exact: true }).waitFor();
     await page.getByText(description, { exact: true }).waitFor();
 
     // The URL alone brings the moment back.
@@ -216,16 +225,16 @@ describe('bug activity: timeline, time travel, compare', () => {
     const rows = page.getByRole('region', { name: 'Activity' }).locator('ol > li');
     await rows
       .first()
-      .filter({ hasText: 'Dana Developer moved it from In Progress to Resolved' })
+      .filter({ hasText: 'Dana Developer changed Status from In Progress to Resolved' })
       .waitFor({ timeout: 30_000 });
     expect(reloads).toBe(0);
   });
 
-  it('gives the tester and the developer the same story, in their words', async () => {
+  it('gives the tester and the developer the same story, in their words, naming the field', async () => {
     const testerSession = await openPage(e2e, { user: tester });
     await testerSession.page.goto(`/tester/bug/${bug._id}`);
     const activity = testerSession.page.getByRole('region', { name: 'Activity' });
-    await activity.getByText('Dana Developer moved it from Open to In Progress').waitFor();
+    await activity.getByText('Dana Developer changed Status from Open to In Progress').waitFor();
     await testerSession.context.close();
 
     const developerSession = await openPage(e2e, { user: developer, width: 390, height: 844 });
@@ -237,6 +246,11 @@ describe('bug activity: timeline, time travel, compare', () => {
     expect(await page.getByRole('link', { name: 'Update Status' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Back to now' }).first().click();
     await page.getByRole('link', { name: 'Update Status' }).waitFor();
+    // Every role's row names the field, old then new (api.md "Audit trail").
+    await page
+      .getByRole('region', { name: 'Activity' })
+      .getByText('Dana Developer changed Status from Pending to In Progress')
+      .waitFor();
     await developerSession.context.close();
   });
 

@@ -7,6 +7,7 @@ import {
   createBug,
   type E2E,
   http,
+  lateFrames,
   openPage,
   registerUser,
   type Session,
@@ -101,9 +102,9 @@ describe('comments on bugs', () => {
     await list.waitFor();
     // Only people who may see the bug: its assignee, admins and auditors (not the writer, not another developer).
     const offered = await list.getByRole('option').allTextContents();
-    // Each option reads: initials (the avatar), name, why they may see it.
-    expect(offered.some((text) => text.includes('Dana DeveloperAssignee'))).toBe(true);
-    expect(offered.some((text) => text.includes('Ada AdminAdmin'))).toBe(true);
+    // Each option reads: initials (the avatar), name, email where the viewer may see it, why they may see it.
+    expect(offered.some((text) => /Dana Developer.*Assignee$/.test(text))).toBe(true);
+    expect(offered.some((text) => /Ada Admin.*Admin$/.test(text))).toBe(true);
     expect(offered.some((text) => text.includes('Lee Developer') || text.includes('Tess Tester'))).toBe(false);
     expect(await list.getByRole('option', { selected: true }).textContent()).toContain('Dana Developer');
     await page.keyboard.press('ArrowDown');
@@ -331,6 +332,26 @@ describe('comments on bugs', () => {
       await page.setViewportSize({ width: 1280, height: 860 });
       await capture(page, theme === 'light' ? 'bug-comments' : 'bug-comments-dark');
     }
+    await session.context.close();
+  });
+
+  it('keeps what is typed right after a picked mention after it, however late the next frame comes', async () => {
+    const session = await openPage(e2e, { user: tester });
+    const { page } = session;
+    const { nextFrame } = await lateFrames(page);
+    await page.goto(`/tester/bug/${bug._id}`);
+    await page.getByRole('heading', { level: 2, name: 'Comments' }).waitFor();
+    await settle(page);
+    const box = page.getByRole('textbox', { name: 'Add a comment' });
+    await box.click();
+    await box.pressSequentially('cc @Dan');
+    await page.getByRole('listbox', { name: 'People to mention' }).waitFor();
+    await page.keyboard.press('Enter');
+    // A key typed before the next frame, then the rest after it.
+    await box.pressSequentially('n');
+    await nextFrame();
+    await box.pressSequentially('ow');
+    expect(await box.inputValue()).toBe('cc @Dana Developer now');
     await session.context.close();
   });
 });

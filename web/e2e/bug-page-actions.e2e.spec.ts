@@ -45,6 +45,7 @@ describe('acting on the bug page', () => {
     await page.goto(`/developer/assigned-bugs/${bug._id}`);
     await page.getByRole('heading', { level: 1, name: bug.title }).waitFor();
     await page.getByLabel('Change status').selectOption('In Progress');
+    await page.getByRole('button', { name: 'Save status' }).click();
     await toast(session, 'Bug status updated successfully');
     await page.getByRole('checkbox', { name: 'Tick Open search' }).check();
     await toast(session, 'Checklist updated');
@@ -53,6 +54,33 @@ describe('acting on the bug page', () => {
     const stored = await http(e2e.url).get(`/api/bugs/${bug._id}`, admin.token);
     expect(stored.body.status).toBe('In Progress');
     expect(stored.body.checklist[0]).toMatchObject({ completed: true, completedBy: { _id: developer.id } });
+    await session.context.close();
+  });
+
+  it('lets a keyboard user pass statuses with the arrows and saves only the one chosen', async () => {
+    const keyed = await createBug(e2e.url, tester.token, {
+      title: 'Filters forget their values',
+      assignedTo: [developer.id],
+    });
+    const session: Session = await openPage(e2e, { user: developer });
+    const { page } = session;
+    await page.goto(`/developer/assigned-bugs/${keyed._id}`);
+    await page.getByRole('heading', { level: 1, name: keyed.title }).waitFor();
+    const select = page.getByLabel('Change status');
+    await select.focus();
+    // Open → In Progress → Closed → back to In Progress: each arrow changes a closed select's value.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    expect(await select.inputValue()).toBe('In Progress');
+    await page.keyboard.press('Enter');
+    await toast(session, 'Bug status updated successfully');
+    await page.getByRole('button', { name: 'Save status' }).and(page.locator(':disabled')).waitFor();
+    const history = await http(e2e.url).get(`/api/bugs/${keyed._id}/history`, admin.token);
+    const moves = (history.body.events as { type: string; data: { from?: string; to?: string } }[]).filter(
+      (event) => event.type === 'BugStatusChanged',
+    );
+    expect(moves.map((event) => [event.data.from, event.data.to])).toEqual([['Open', 'In Progress']]);
     await session.context.close();
   });
 

@@ -55,7 +55,10 @@ describe('bundle budgets (gzip, first load)', () => {
     // 150 kB until issue 16; the offline layer (Idempotency-Key on every command, the
     // server-reachable state, the service worker's registration) and the theme toggle run
     // on every page, the landing page included: 155 kB. React and the router are ~100 kB of it.
-    expect(landing.kB).toBeLessThanOrEqual(155);
+    // 156 kB since issue 34: the lists' search parameters are read in the route tree every page
+    // loads (validateSearch, loaderDeps: the list-search module). The loaders themselves are
+    // split into chunks of their own (vite.config.ts): measured 155.5 kB with every data route's.
+    expect(landing.kB).toBeLessThanOrEqual(156);
     expect(app.kB).toBeLessThanOrEqual(250);
   });
 });

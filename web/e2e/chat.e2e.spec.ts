@@ -5,6 +5,7 @@ import {
   capture,
   type E2E,
   http,
+  lateFrames,
   openPage,
   registerUser,
   type Session,
@@ -160,8 +161,6 @@ describe('chat: two users talk with attachments, mentions and replies; markup st
     const suggestions = page.getByRole('listbox', { name: 'Mention someone' });
     await suggestions.getByText('Dana Developer').waitFor();
     await box.press('Enter'); // picks the suggestion, does not send
-    // The pick replaces the text and moves the caret on the next render: type after it lands
-    // (a keystroke in between went to the old text; seen once on a loaded machine).
     await suggestions.waitFor({ state: 'detached' });
     await expect.poll(() => box.inputValue()).toBe('Hi @Dana Developer ');
     await box.pressSequentially('please check the crash log');
@@ -439,6 +438,71 @@ describe('chat: two users talk with attachments, mentions and replies; markup st
     await page.getByRole('button', { name: 'Join' }).click();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     await page.getByText('Public · 2 members').waitFor();
+  });
+
+  it('says once, not as a reply to each message, that no AI provider is set up', async () => {
+    const api = http(e2e.url);
+    const created = await api.post(
+      '/api/chats',
+      {
+        name: 'Ask the assistant',
+        type: 'ai_assistant',
+        aiAssistant: { enabled: true, model: 'gpt-3.5-turbo', systemPrompt: 'You help with bugs.' },
+      },
+      tester.token,
+    );
+    expect(created.status).toBe(201);
+    const id = created.body._id as string;
+    expect((await api.get('/api/chats/ai-models', tester.token)).body.configured).toBe(false);
+    const { page } = tina;
+    await page.goto(`/tester/chats?chat=${id}`);
+    await page.getByTestId('chat-title').filter({ hasText: 'Ask the assistant' }).waitFor();
+    // A quiet note under the conversation, not a message in it.
+    const note = page.getByRole('note').filter({ hasText: 'no AI provider is set up' });
+    await note.waitFor();
+    expect(await page.getByTestId('message-scroller').getByText('No AI provider is set up').count()).toBe(0);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Is #7 fixed yet?');
+    await box.press('Enter');
+    await page.getByTestId('message-scroller').getByText('Is #7 fixed yet?').waitFor();
+    // A later message arrives after whatever the first one caused: still no answer to either.
+    expect((await api.post(`/api/chats/${id}/messages`, { content: 'Anyone?' }, tester.token)).status).toBe(201);
+    await page.getByTestId('message-scroller').getByText('Anyone?').waitFor();
+    const messages = (await api.get(`/api/chats/${id}/messages`, tester.token)).body.messages as {
+      content: string;
+      isAIMessage?: boolean;
+    }[];
+    expect(messages.map((m) => m.content).sort()).toEqual(['Anyone?', 'Is #7 fixed yet?']);
+    expect(messages.filter((m) => m.isAIMessage)).toEqual([]);
+    await capture(page, 'chat-ai-no-provider');
+    // The settings say it, with what an administrator sets.
+    await page.getByRole('button', { name: 'Chat settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Chat Settings' });
+    await dialog.getByRole('tab', { name: 'AI Assistant' }).click();
+    const explained = dialog.getByRole('note').filter({ hasText: 'No AI provider is set up' });
+    await explained.waitFor();
+    expect(await explained.textContent()).toContain('AI_BASE_URL');
+    await capture(page, 'chat-ai-no-provider-settings');
+    await page.keyboard.press('Escape');
+  });
+
+  it('keeps what is typed right after a picked mention after it, however late the next frame comes', async () => {
+    const session = await openPage(e2e, { user: tester });
+    const { page } = session;
+    const { nextFrame } = await lateFrames(page);
+    await page.goto('/tester/chats');
+    await openChat(page, chatName);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.click();
+    await box.pressSequentially('cc @Da');
+    await page.getByRole('listbox', { name: 'Mention someone' }).getByText('Dana Developer').waitFor();
+    await box.press('Enter');
+    // A key typed before the next frame, then the rest after it.
+    await box.pressSequentially('n');
+    await nextFrame();
+    await box.pressSequentially('ow');
+    expect(await box.inputValue()).toBe('cc @Dana Developer now');
+    await session.context.close();
   });
 
   it('deletes the chat as soon as its exact name is typed', async () => {

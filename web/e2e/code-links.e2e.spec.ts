@@ -91,7 +91,7 @@ describe('bug page: code links', () => {
     // Closed by the commit, in the developer's name (matched by email).
     expect(await page.getByLabel('Status').inputValue()).toBe('Resolved');
     await page
-      .getByText(/Dee Dev\s*moved it from Pending to Resolved/)
+      .getByText(/Dee Dev\s*changed Status from Pending to Resolved/)
       .first()
       .waitFor();
     await page

@@ -50,10 +50,96 @@ export async function startE2E(options: { env?: Record<string, string> } = {}): 
     browser,
     url: product.url,
     async close() {
+      // The pages still open are visited routes too: check them before the browser goes.
+      await Promise.allSettled([...routeWatchers].map((flush) => flush()));
       await browser.close();
       await product.stop();
+      if (routeFindings.length > 0) {
+        throw new Error(`axe found serious or critical violations:\n${routeFindings.join('\n')}`);
+      }
     },
   };
+}
+
+/**
+ * Every distinct route a test file visits gets one axe scan (serious and critical
+ * findings fail the file when its product closes): a route is its path with ids and
+ * numbers as `:id`. Module state, so once per route per test file. `E2E_AXE=off` skips
+ * the scans (to measure what they cost).
+ */
+const checkedRoutes = new Set<string>();
+const routeFindings: string[] = [];
+const routeWatchers = new Set<() => Promise<void>>();
+const isRouteCheckOn = process.env.E2E_AXE !== 'off';
+
+/** `/admin/bugs/5f0c…` → `/admin/bugs/:id`; the query and hash are not part of the route. */
+export function routeOf(url: string): string {
+  const { pathname } = new URL(url);
+  return pathname
+    .split('/')
+    .map((part) => (/^[0-9a-f-]{8,}$/i.test(part) || /^\d+$/.test(part) ? ':id' : part))
+    .join('/');
+}
+
+/** A route is checked once it has been still for this long (a test passing through is not on it). */
+const ROUTE_SETTLE_MS = 500;
+
+function watchRoutes(page: Page) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const check = async () => {
+    timer = undefined;
+    if (page.isClosed()) return;
+    const url = page.url();
+    if (!url.startsWith('http')) return;
+    const route = routeOf(url);
+    if (checkedRoutes.has(route)) return;
+    try {
+      // Loaded: nothing says Loading any more, and no transition is halfway (a colour caught
+      // mid-fade is no finding). Not waited for long: a page may stay busy.
+      await page
+        .waitForFunction(
+          () =>
+            !document.querySelector('[role="status"][aria-label="Loading"], [aria-busy="true"]') &&
+            !document
+              .getAnimations()
+              .some(
+                (a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY,
+              ),
+          { timeout: 3000 },
+        )
+        .catch(() => undefined);
+      const findings = await seriousViolations(page, route, { emulate: false });
+      // The test moved on while axe ran: the findings may mix two pages; check it another time.
+      if (page.isClosed() || routeOf(page.url()) !== route || checkedRoutes.has(route)) return;
+      checkedRoutes.add(route);
+      routeFindings.push(...findings);
+    } catch {
+      // The page navigated or closed under axe: the route stays unchecked for a later visit.
+    }
+  };
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      running = running.then(check);
+    }, ROUTE_SETTLE_MS);
+  };
+  const flush = async () => {
+    if (timer) {
+      clearTimeout(timer);
+      running = running.then(check);
+    }
+    await running;
+  };
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) schedule();
+  });
+  page.on('close', () => {
+    if (timer) clearTimeout(timer);
+    routeWatchers.delete(flush);
+  });
+  routeWatchers.add(flush);
+  return flush;
 }
 
 export type Session = { context: BrowserContext; page: Page };
@@ -68,7 +154,9 @@ export async function openPage(
     viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
     acceptDownloads: true,
   });
-  context.setDefaultTimeout(15_000);
+  // Every wait is for something on the page; this only ends one that would never come. Long
+  // enough that a loaded machine (CI runs two browser test files at once) is slower, not red.
+  context.setDefaultTimeout(30_000);
   if (options.user) {
     const token = options.user.token;
     await context.addInitScript((value) => {
@@ -76,7 +164,31 @@ export async function openPage(
     }, token);
   }
   const page = await context.newPage();
+  if (isRouteCheckOn) {
+    const flush = watchRoutes(page);
+    // Closing the profile first checks the route the test ended on.
+    const close = context.close.bind(context);
+    context.close = async (...args: Parameters<BrowserContext['close']>) => {
+      await flush().catch(() => undefined);
+      return close(...args);
+    };
+  }
   return { context, page };
+}
+
+/**
+ * A loaded machine (or a busy tab) paints late: from the next navigation on, every animation
+ * frame `page` asks for comes `ms` later. `nextFrame` then waits for one such frame (frames run
+ * in the order they were asked for, so every earlier one has run by then).
+ */
+export async function lateFrames(page: Page, ms = 300) {
+  await page.addInitScript((delay) => {
+    const frame = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => window.setTimeout(() => frame(callback), delay);
+  }, ms);
+  return {
+    nextFrame: () => page.evaluate(() => new Promise((resolve) => window.requestAnimationFrame(() => resolve(null)))),
+  };
 }
 
 /** Waits for a toast (sonner) with the given text to show. */
@@ -142,16 +254,60 @@ export async function createBug(
 export const noSideScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
+const axeRuns = new WeakMap<Page, Promise<unknown>>();
+
+/**
+ * Runs `run` (an axe analysis) when no other axe run is going on in the page: axe refuses
+ * a second run at once, and the route checks run beside the tests' own scans.
+ */
+export function exclusiveAxe<T>(page: Page, run: () => Promise<T>): Promise<T> {
+  const result = (axeRuns.get(page) ?? Promise.resolve()).catch(() => undefined).then(run);
+  axeRuns.set(
+    page,
+    result.catch(() => undefined),
+  );
+  return result;
+}
+
 /**
  * Serious and critical WCAG 2.1 AA findings on the page (or only inside `include`), one
  * line each. Under reduced motion: no colour is caught halfway through a transition (a
  * theme switch, a hover).
  */
-export async function seriousViolations(page: Page, label: string, options: { include?: string } = {}) {
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
-  const results = await (options.include ? builder.include(options.include) : builder).analyze();
+export async function seriousViolations(
+  page: Page,
+  label: string,
+  options: { include?: string; emulate?: boolean } = {},
+) {
+  if (options.emulate !== false) await page.emulateMedia({ reducedMotion: 'reduce' });
+  // A transition (a button turning enabled as a query answers, before or during the scan) would
+  // show axe a colour halfway: none run while axe looks, and those running end now.
+  await page.evaluate(() => {
+    // A constructed sheet, not a <style>: the page's Content-Security-Policy refuses inline styles.
+    const still = new CSSStyleSheet();
+    still.replaceSync('*, *::before, *::after { transition: none !important; }');
+    (window as unknown as { __axeStill?: CSSStyleSheet }).__axeStill = still;
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, still];
+    for (const animation of document.getAnimations()) {
+      // An endless one (a spinner) cannot finish; it changes no colour either.
+      if (animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY) animation.finish();
+    }
+    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+  const builder = new AxeBuilder({ page })
+    // Experimental in axe, so off unless asked: a control's name must contain its visible words (WCAG 2.5.3).
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  const results = await exclusiveAxe(page, () =>
+    (options.include ? builder.include(options.include) : builder).analyze(),
+  ).finally(() =>
+    page
+      .evaluate(() => {
+        const still = (window as unknown as { __axeStill?: CSSStyleSheet }).__axeStill;
+        document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== still);
+      })
+      .catch(() => undefined),
+  );
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map(

@@ -1,3 +1,4 @@
+import { startSmtpServer } from '@bugtrail/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -38,12 +39,17 @@ describe('mail preferences: the profile choice and one-click unsubscribe', () =>
   let e2e: E2E;
   let tester: TestUser;
 
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+
   beforeAll(async () => {
-    e2e = await startE2E();
+    // The choices are offered only where mail is sent at all.
+    smtp = await startSmtpServer();
+    e2e = await startE2E({ env: { SMTP_URL: smtp.url } });
     tester = await registerUser(e2e.url, 'tester', 'Pat Preferences');
   });
   afterAll(async () => {
     await e2e?.close();
+    await smtp?.close();
   });
 
   it('shows "Right away" by default, saves "Never" at once, keeps it over a reload, and reverts a refusal', async () => {
@@ -53,6 +59,8 @@ describe('mail preferences: the profile choice and one-click unsubscribe', () =>
       const fresh = await http(e2e.url).get('/api/auth/profile', tester.token);
       expect(fresh.status).toBe(200);
       expect(fresh.body.user.preferences).toEqual({ email: 'immediate' });
+      expect(Object.keys(fresh.body)).toEqual(['user']);
+      expect((await http(e2e.url).get('/api/auth/mail', tester.token)).body).toEqual({ configured: true });
 
       await page.goto('/profile');
       await page.getByRole('heading', { name: 'Notifications' }).waitFor();

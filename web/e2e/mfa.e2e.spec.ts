@@ -1,26 +1,11 @@
-import { createHmac } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2E, openPage, registerUser, startE2E } from './harness.js';
+import { totp } from './totp.js';
 
 const PASSWORD = 'correct horse battery'; // registerUser's
 const SHOTS = '/tmp/shots';
-
-/** RFC 6238 (HMAC-SHA1, 6 digits, 30 s) written out here, so the browser test checks the server's maths too. */
-function totp(base32Secret: string, stepsFromNow = 0): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const char of base32Secret.replace(/[\s=]/g, '').toUpperCase()) {
-    bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
-  }
-  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => Number.parseInt(byte, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + stepsFromNow));
-  const mac = createHmac('sha1', key).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
 
 /** Desktop and phone shots of the page as it is, into /tmp/shots/mfa-<name>-<width>.png. */
 async function shoot(page: Page, name: string) {
@@ -68,6 +53,10 @@ describe('two-factor authentication in the browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Security' }).waitFor();
     expect(await page.getByText('Off', { exact: true }).isVisible()).toBe(true);
     await shoot(page, 'off');
+    // A session alone is not enough: the setup asks for the password first.
+    await page.getByRole('button', { name: 'Set up authenticator app' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Current password is required' }).waitFor();
+    await page.getByLabel('Current password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Set up authenticator app' }).click();
     const key = page.getByRole('figure', { name: /setup key/ }).locator('code');
     await key.waitFor();
@@ -140,7 +129,7 @@ describe('two-factor authentication in the browser', () => {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify(body),
       }).then((r) => r.json());
-    const { secret } = await api('/api/auth/mfa/setup', {}, developer.token);
+    const { secret } = await api('/api/auth/mfa/setup', { currentPassword: PASSWORD }, developer.token);
     await api('/api/auth/mfa/enable', { code: totp(secret) }, developer.token);
 
     await logIn(page, developer.email);

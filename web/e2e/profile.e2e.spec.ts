@@ -76,6 +76,22 @@ describe('profile: the account card', () => {
     await e2e?.close();
   });
 
+  it('offers no mail choices when the server sends no mail (no SMTP_URL)', async () => {
+    const user = await registerUser(e2e.url, 'tester', 'Nia No Mail');
+    const answer = await http(e2e.url).get('/api/auth/mail', user.token);
+    expect(answer.body).toEqual({ configured: false });
+    const session = await openProfile(e2e, user);
+    try {
+      const { page } = session;
+      await page.getByText('This server sends no email.', { exact: false }).waitFor();
+      expect(await page.getByRole('group', { name: 'Email me about notifications' }).count()).toBe(0);
+      expect(await page.getByText('Right away', { exact: true }).count()).toBe(0);
+      await capture(page, 'profile-no-mail');
+    } finally {
+      await session.context.close();
+    }
+  });
+
   it('saves a new name: the header shows it at once and the profile answers it', async () => {
     const user = await registerUser(e2e.url, 'tester', 'Robin Before');
     const session = await openProfile(e2e, user);

@@ -13,6 +13,7 @@ import {
   type TestUser,
   toast,
 } from './harness.js';
+import { totp } from './totp.js';
 
 /**
  * Managing people from Team Members (api.md "People"): search and order kept in the URL,
@@ -136,6 +137,26 @@ describe('team admin: search, roles, deactivate, reset links, invite codes, forg
     await expect.poll(() => role.inputValue()).toBe('developer');
     const stored = await http(e2e.url).get(`/api/users/${quinn.id}`, admin.token);
     expect(stored.body.role).toBe('developer');
+  });
+
+  it("resets a member's two-factor sign-in after a confirm: their password alone signs in again", async () => {
+    const { page } = session;
+    const api = http(e2e.url);
+    const setup = await api.post('/api/auth/mfa/setup', { currentPassword: 'correct horse battery' }, kim.token);
+    expect(setup.status, JSON.stringify(setup.body)).toBe(200);
+    const code = totp(setup.body.secret);
+    expect((await api.post('/api/auth/mfa/enable', { code }, kim.token)).status).toBe(200);
+    const login = () => api.post('/api/auth/login', { email: kim.email, password: 'correct horse battery' });
+    expect((await login()).body.mfaRequired).toBe(true);
+
+    await card(page, 'Kim Frontend').getByRole('button', { name: 'Reset 2FA for Kim Frontend' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset Two-Factor Authentication' });
+    await dialog.getByText('told by notification and email').waitFor();
+    await capture(page, 'team-admin-reset-mfa-confirm');
+    await dialog.getByRole('button', { name: 'Reset 2FA', exact: true }).click();
+    await toast(session, 'Two-factor authentication is off for Kim Frontend');
+    await dialog.waitFor({ state: 'detached' });
+    expect(typeof (await login()).body.token).toBe('string');
   });
 
   it('deactivates after a confirm: badge shown, their token refused at once, login refused', async () => {

@@ -1,6 +1,7 @@
 import {
   absoluteProfileImages,
   apiTokenScope,
+  closeUnreadBodies,
   createErrorHandler,
   createOpsRoutes,
   httpMetrics,
@@ -19,6 +20,8 @@ import { createOidcRoutes } from './auth/oidc.routes.js';
 import { readOnlyRoles } from './auth/read-only-roles.js';
 import { createBugRoutes } from './bugs/bugs.routes.js';
 import { createChatRoutes } from './chats/chats.routes.js';
+import { commandRoutes } from './command.js';
+import { declaredCommands } from './commands.js';
 import type { WriteApiDeps } from './deps.js';
 import { idempotency } from './idempotency.js';
 import { createImportRoutes } from './import/import.routes.js';
@@ -29,7 +32,6 @@ import { createUploadRoutes } from './uploads/uploads.routes.js';
 import { createPasswordResetRoutes, createPeopleRoutes } from './users/people.routes.js';
 import { resetMailer } from './users/reset-mail.js';
 import { createUserRoutes } from './users/users.routes.js';
-import { createViewRoutes } from './views/views.routes.js';
 import { createWebhookRoutes } from './webhooks/webhooks.routes.js';
 
 /**
@@ -49,6 +51,8 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.onError(createErrorHandler(deps.logger));
   // One correlation id per request, on every event and log line it causes.
   app.use('*', requestContext(deps.logger));
+  // A body refused before it was read (who may send it, to what) is not drained off the socket.
+  app.use('*', closeUnreadBodies());
   app.use('*', httpMetrics(deps.metrics));
   // CORS (preflights answered here, for read paths too) and the security headers on every answer.
   app.use('*', httpSecurity(deps.config));
@@ -65,18 +69,34 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.use('*', idempotency(deps));
   app.notFound(notFoundJson);
   // Where write-api runs alone (--only write-api), the operator's routes are its own.
-  app.route('/', createOpsRoutes({ metrics: deps.metrics, readiness: () => writeReadiness(deps) }));
+  app.route(
+    '/',
+    createOpsRoutes({
+      metrics: deps.metrics,
+      readiness: () => writeReadiness(deps),
+      metricsAllow: deps.config.metricsAllow,
+    }),
+  );
   app.route('/api/auth', createAuthRoutes(deps));
   app.route('/api/auth', createUploadRoutes(deps));
   app.route('/api/auth/mfa', createMfaRoutes(deps));
   app.route('/api/auth/oidc', createOidcRoutes(deps));
-  // SMTP set up: forgot-password mails the link (through the outbox); else it says to ask an admin.
-  const resets = deps.config.smtpUrl ? resetMailer(new MailOutbox(deps.pool)) : null;
+  // SMTP and PUBLIC_URL set up: forgot-password mails the link (through the outbox); else it
+  // says to ask an admin. A mailed link is built from PUBLIC_URL only: the request's Host is the
+  // sender's to choose (reset-link poisoning), so without PUBLIC_URL there is no link to mail.
+  const publicUrl = deps.config.publicUrl;
+  if (deps.config.smtpUrl && !publicUrl) {
+    deps.logger.warn(
+      'SMTP_URL is set but PUBLIC_URL is not: forgot-password mails no reset link (links in mail come from PUBLIC_URL only); set PUBLIC_URL, or admins make reset links',
+    );
+  }
+  const resets = deps.config.smtpUrl && publicUrl ? resetMailer(new MailOutbox(deps.pool), publicUrl) : null;
   app.route('/api/auth', createPasswordResetRoutes(deps, resets));
   app.route('/api/users', createPeopleRoutes(deps));
   app.route('/api/users', createUserRoutes(deps));
   app.route('/api/bugs', createBugRoutes(deps));
-  app.route('/api/views', createViewRoutes(deps));
+  // The commands declared once each (commands.ts): route, input, stream, decider, policy, answer.
+  for (const { base, commands } of declaredCommands) app.route(base, commandRoutes(deps, commands));
   app.route('/api/tokens', createTokenRoutes(deps));
   app.route('/api/webhooks', createWebhookRoutes(deps));
   app.route('/api/import', createImportRoutes(deps));
@@ -84,7 +104,7 @@ export function createWriteApi(deps: WriteApiDeps): Hono {
   app.route('/api/notifications', createNotificationRoutes(deps));
   // RFC 8058 one-click unsubscribe: the List-Unsubscribe URI of notification mail (its GET is the web page).
   app.route('/', createOneClickUnsubscribeRoutes(deps));
-  // The spec's chat-server paths and /api/chats: the same handlers.
+  // The spec's chat-server paths and /api/chats: the same handlers (and the same declared commands, commands.ts).
   for (const base of ['/api/chats', '/chats']) app.route(base, createChatRoutes(deps));
   return app;
 }

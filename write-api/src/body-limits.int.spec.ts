@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { loadConfig } from '@bugtrail/platform';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -70,8 +71,15 @@ function endlessPost(path: string, headers: Record<string, string>, prefix = '')
 }
 
 beforeAll(async () => {
-  // Anonymous uploads are limited per address; this test sends many from one on purpose.
-  sys = await startTestSystem({ config: { rateLimits: { anonymousUploadsPerIp: 1000 } as never } });
+  // Anonymous uploads and spooled bytes are limited per address (and user); this test sends
+  // many from one on purpose, to see each stopped at its route's own limit.
+  const spool = loadConfig({}).spool;
+  sys = await startTestSystem({
+    config: {
+      rateLimits: { anonymousUploadsPerIp: 1000 } as never,
+      spool: { ...spool, perUserBytes: 100 * spool.perUserBytes, perAddressBytes: 100 * spool.perAddressBytes },
+    },
+  });
   const email = `limits.${Date.now()}@example.com`;
   const registered = await json('POST', '/api/auth/register', {
     name: 'Limits Tester',

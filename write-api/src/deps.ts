@@ -1,6 +1,6 @@
 import type { Actor } from '@bugtrail/domain';
 import type { CommandContext, CommandHandler } from '@bugtrail/eventstore';
-import type { BlobStore, ChangeFeed, Config, Logger, Metrics, TokenService } from '@bugtrail/platform';
+import type { BlobStore, ChangeFeed, Config, Logger, Metrics, TokenService, UploadSpool } from '@bugtrail/platform';
 import type { Context } from 'hono';
 import type pg from 'pg';
 import type { Accounts } from './auth/accounts.js';
@@ -22,6 +22,8 @@ export type WriteApiDeps = Readonly<{
   metrics: Metrics;
   /** Uploaded files (profile images, chat attachments): a folder under DATA_DIR by default. */
   blobs: BlobStore;
+  /** Where large request bodies (imports, multipart uploads) are written while they stream in. */
+  spool: UploadSpool;
   /** Marks this process's Idempotency-Key claims so another replica can tell a dead one at once. */
   claimOwner?: ClaimOwner;
   now?: () => Date;

@@ -29,7 +29,9 @@ import type { WriteApiDeps } from './deps.js';
  *   boundary each time) still sends "the same request". Larger bodies (chat attachments,
  *   images) are not buffered here: a declared Content-Length above 1 MB is fingerprinted by
  *   that length instead of a hash; a body without Content-Length that passes 1 MB by the hash
- *   of its first megabyte; either way the stream reaches the route intact.
+ *   of its first megabyte; either way the stream reaches the route intact. A multipart body
+ *   is hashed over its first 64 kB at most (with its declared length): its route checks who
+ *   may send it, and to what, before it reads more (api.md "Second round of safety").
  * - Kept: answers the server decided (2xx, 3xx, 403, 404, 422, …). Not kept, so a retry runs
  *   again: 5xx, and refusals that say nothing was decided yet, or that depend on the moment:
  *   400, 413 and 415 (bad input: a corrected retry may use the same key), 401, 408, 409
@@ -56,6 +58,8 @@ const NOT_KEPT = new Set([400, 401, 408, 409, 413, 415, 429]);
 /** The headers of an answer worth replaying; the rest (correlation id, lag) belong to each request. */
 const REPLAYED_HEADERS = ['content-type', 'x-event-position', 'etag', 'location'];
 const MAX_STORED_BODY = 1024 * 1024;
+/** How much of a multipart body the fingerprint reads (api.md: at most 64 kB before the target is checked). */
+const MULTIPART_DIGEST_BYTES = 64 * 1024;
 const RETENTION = '24 hours';
 /** After this a pending claim is taken to be dead (its process crashed mid-request). */
 const CLAIM_LEASE = '5 minutes';
@@ -225,6 +229,8 @@ async function bodyDigest(c: Context, boundary: string | null): Promise<string> 
     // Read before us through hono's cache: the route reads that cache too.
     return `sha256:${hashBody(await readBodyBytes(c, JSON_BODY_LIMIT, TOO_LARGE), boundary)}`;
   }
+  // A multipart body's route reads no more than this before it knows the upload may go ahead.
+  const window = boundary === null ? JSON_BODY_LIMIT : MULTIPART_DIGEST_BYTES;
   const reader = raw.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -237,11 +243,11 @@ async function bodyDigest(c: Context, boundary: string | null): Promise<string> 
     }
     chunks.push(value);
     total += value.byteLength;
-    if (total > JSON_BODY_LIMIT) {
-      // No declared length and more than 1 MB: hash the first megabyte, hand on the rest as it comes.
+    if (total >= window) {
+      // Past the window: hash its bytes, hand on the rest as it comes.
       const prefix = Buffer.concat(chunks);
       c.req.raw = new Request(raw, { body: replayThenContinue(chunks, reader), duplex: 'half' } as RequestInit);
-      return `prefix-sha256:${hashBody(prefix.subarray(0, JSON_BODY_LIMIT), boundary)}`;
+      return `prefix-sha256:${declared ?? ''}:${hashBody(prefix.subarray(0, window), boundary)}`;
     }
   }
 }

@@ -4,13 +4,14 @@ import { mfaOperations } from './auth/mfa.openapi.js';
 import { oidcOperations } from './auth/oidc.openapi.js';
 import { bugOperations } from './bugs/bugs.openapi.js';
 import { chatOperations } from './chats/chats.openapi.js';
+import { commandOperations } from './command.js';
+import { declaredCommands } from './commands.js';
 import { importOperations } from './import/import.openapi.js';
 import { codeLinkOperations } from './integrations/code-links.openapi.js';
 import { notificationOperations, oneClickUnsubscribeOperations } from './notifications/notifications.openapi.js';
 import { tokenOperations } from './tokens/tokens.openapi.js';
 import { uploadOperations } from './uploads/uploads.openapi.js';
 import { userOperations } from './users/users.openapi.js';
-import { viewOperations } from './views/views.openapi.js';
 import { webhookOperations } from './webhooks/webhooks.openapi.js';
 
 /**
@@ -24,7 +25,6 @@ export const writeApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/auth/oidc', oidcOperations),
   ...mountOperations('/api/users', userOperations),
   ...mountOperations('/api/bugs', bugOperations),
-  ...mountOperations('/api/views', viewOperations),
   ...mountOperations('/api/tokens', tokenOperations),
   ...mountOperations('/api/webhooks', webhookOperations),
   ...mountOperations('/api/import', importOperations),
@@ -34,4 +34,7 @@ export const writeApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/chats', chatOperations),
   // The spec's chat-server paths: the same router, the same declaration.
   ...mountOperations('/chats', chatOperations, { operationIdPrefix: 'chatServer' }),
+  ...declaredCommands.flatMap(({ base, commands, operationIdPrefix }) =>
+    mountOperations(base, commandOperations(commands), operationIdPrefix ? { operationIdPrefix } : {}),
+  ),
 ];

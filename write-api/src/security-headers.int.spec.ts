@@ -103,7 +103,7 @@ describe('CORS and security headers', () => {
     await writeFile(path.join(webDir, 'assets', 'app.js'), 'export {};');
     [open, restricted] = await Promise.all([
       startTestSystem({ webDir }),
-      startTestSystem({ webDir, config: { corsOrigins: [ALLOWED], trustProxy: true } }),
+      startTestSystem({ webDir, config: { corsOrigins: [ALLOWED], trustProxy: 1 } }),
     ]);
     [tester, developer] = await Promise.all([registerUser(open.url, 'tester'), registerUser(open.url, 'developer')]);
   });

@@ -1,9 +1,8 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { IMPORT_STREAM_TYPE, type ImportAnswer, type ImportStreamLine } from '@bugtrail/domain';
 import { benchCall, registerBenchUser, startServerProcess } from './server-process.js';
 import { round, runConcurrent } from './stats.js';
@@ -108,9 +107,18 @@ export function importSuite(root: string): BenchSuite {
 
 /** Redmine's English CSV export: a quoted multi-line description in every tenth row, times over two years. */
 async function writeRedmineCsv(file: string, rows: number): Promise<void> {
-  const out = createWriteStream(file);
-  const write = (line: string) =>
-    out.write(line) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  // A file handle, not a write stream: a failed write rejects here instead of emitting an
+  // 'error' event nobody listens to. Lines are written a megabyte at a time.
+  const out = await open(file, 'w');
+  let pending = '';
+  const flush = async () => {
+    if (pending) await out.writeFile(pending);
+    pending = '';
+  };
+  const write = async (line: string) => {
+    pending += line;
+    if (pending.length >= 1024 * 1024) await flush();
+  };
   await write(
     '\uFEFF#,Project,Tracker,Status,Priority,Subject,Author,Assignee,Updated,Category,Created,Closed,Description\r\n',
   );
@@ -131,8 +139,11 @@ async function writeRedmineCsv(file: string, rows: number): Promise<void> {
       `${i},Web,Bug,${status},${PRIORITIES[i % PRIORITIES.length]},Imported issue number ${i},Reporter ${i % 50},${i % 3 === 0 ? 'Bench developer 1' : ''},${closed || stamp(created + 3_600_000)},Module ${i % 12},${stamp(created)},${closed},${description}\r\n`,
     );
   }
-  out.end();
-  await finished(out);
+  try {
+    await flush();
+  } finally {
+    await out.close();
+  }
 }
 
 async function streamImport(

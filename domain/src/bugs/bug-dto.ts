@@ -33,6 +33,8 @@ export type BugDto = {
   files: BugFileDto[];
   /** Commits and pull (merge) requests that name the bug, oldest first (api.md "Integrations"). */
   code: { commits: CommitLink[]; pullRequests: PullRequestLink[] };
+  /** Put away once closed (archive.ts): out of lists and counts until restored or reopened. */
+  archived: boolean;
   /** The stream revision: send it back as If-Match to edit. */
   version: number;
 };
@@ -73,6 +75,7 @@ export function toBugDto(bug: ReportedBug, version: number, users: (id: string) 
     attachments: [...bug.attachments],
     files: bug.files.map((file) => toBugFileDto(bug.id, file)),
     code: { commits: [...bug.code.commits], pullRequests: [...bug.code.pullRequests] },
+    archived: bug.archived,
     version,
   };
 }

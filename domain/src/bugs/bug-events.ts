@@ -1,45 +1,37 @@
+import type { z } from 'zod';
 import type { Event } from '../core/event.js';
-import type * as S from './bug.schemas.js';
-import type { CommitLinkedData, PullRequestLinkedData } from './code-links.js';
+import type { bugEventSchemas } from './bug.schemas.js';
 
-export type BugReported = Event<'BugReported', S.BugReportedData>;
-export type BugDetailsEdited = Event<'BugDetailsEdited', S.BugDetailsEditedData>;
-export type DevelopersAssigned = Event<'DevelopersAssigned', S.DevelopersAssignedData>;
-export type DevelopersUnassigned = Event<'DevelopersUnassigned', S.DevelopersUnassignedData>;
-export type BugStatusChanged = Event<'BugStatusChanged', S.BugStatusChangedData>;
-export type ChecklistItemAdded = Event<'ChecklistItemAdded', S.ChecklistItemAddedData>;
-export type ChecklistItemTextChanged = Event<'ChecklistItemTextChanged', S.ChecklistItemTextChangedData>;
-export type ChecklistItemCompleted = Event<'ChecklistItemCompleted', S.ChecklistItemCompletedData>;
-export type ChecklistItemReopened = Event<'ChecklistItemReopened', S.ChecklistItemReopenedData>;
-export type ChecklistItemRemoved = Event<'ChecklistItemRemoved', S.ChecklistItemRemovedData>;
-export type AttachmentLinkAdded = Event<'AttachmentLinkAdded', S.AttachmentLinkAddedData>;
-export type AttachmentLinkRemoved = Event<'AttachmentLinkRemoved', S.AttachmentLinkRemovedData>;
-export type BugDeleted = Event<'BugDeleted', S.BugDeletedData>;
-export type BugNumbered = Event<'BugNumbered', S.BugNumberedData>;
-export type AttachmentFileAdded = Event<'AttachmentFileAdded', S.AttachmentFileAddedData>;
-export type AttachmentFileRemoved = Event<'AttachmentFileRemoved', S.AttachmentFileRemovedData>;
-
-export type CommitLinked = Event<'CommitLinked', CommitLinkedData>;
-export type PullRequestLinked = Event<'PullRequestLinked', PullRequestLinkedData>;
-
-export type BugEvent =
-  | BugReported
-  | BugDetailsEdited
-  | DevelopersAssigned
-  | DevelopersUnassigned
-  | BugStatusChanged
-  | ChecklistItemAdded
-  | ChecklistItemTextChanged
-  | ChecklistItemCompleted
-  | ChecklistItemReopened
-  | ChecklistItemRemoved
-  | AttachmentLinkAdded
-  | AttachmentLinkRemoved
-  | BugDeleted
-  | BugNumbered
-  | AttachmentFileAdded
-  | AttachmentFileRemoved
-  | CommitLinked
-  | PullRequestLinked;
-
+/**
+ * The bug stream's events, derived from its schemas (bug.schemas.ts, which spreads each
+ * feature module's own, as archive.ts and code-links.ts do): a new event is one entry in
+ * its module's schema map, and the union, the store's validation and the projections'
+ * typing follow from it.
+ */
+type BugEventSchemas = typeof bugEventSchemas;
+export type BugEventMap = {
+  [K in keyof BugEventSchemas]: Event<K, z.infer<BugEventSchemas[K]['data']>>;
+};
+export type BugEvent = BugEventMap[keyof BugEventMap];
 export type BugEventType = BugEvent['type'];
+
+export type BugReported = BugEventMap['BugReported'];
+export type BugDetailsEdited = BugEventMap['BugDetailsEdited'];
+export type DevelopersAssigned = BugEventMap['DevelopersAssigned'];
+export type DevelopersUnassigned = BugEventMap['DevelopersUnassigned'];
+export type BugStatusChanged = BugEventMap['BugStatusChanged'];
+export type ChecklistItemAdded = BugEventMap['ChecklistItemAdded'];
+export type ChecklistItemTextChanged = BugEventMap['ChecklistItemTextChanged'];
+export type ChecklistItemCompleted = BugEventMap['ChecklistItemCompleted'];
+export type ChecklistItemReopened = BugEventMap['ChecklistItemReopened'];
+export type ChecklistItemRemoved = BugEventMap['ChecklistItemRemoved'];
+export type AttachmentLinkAdded = BugEventMap['AttachmentLinkAdded'];
+export type AttachmentLinkRemoved = BugEventMap['AttachmentLinkRemoved'];
+export type BugDeleted = BugEventMap['BugDeleted'];
+export type BugNumbered = BugEventMap['BugNumbered'];
+export type AttachmentFileAdded = BugEventMap['AttachmentFileAdded'];
+export type AttachmentFileRemoved = BugEventMap['AttachmentFileRemoved'];
+export type CommitLinked = BugEventMap['CommitLinked'];
+export type PullRequestLinked = BugEventMap['PullRequestLinked'];
+export type BugArchived = BugEventMap['BugArchived'];
+export type BugRestored = BugEventMap['BugRestored'];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { archiveEventSchemas } from './archive.js';
 import { bugStatuses, priorities, severities } from './bug-vocabulary.js';
 import { codeLinkEventSchemas } from './code-links.js';
 
@@ -88,6 +89,7 @@ export const bugEventSchemas = {
   AttachmentFileAdded: { version: 1, data: attachmentFileAddedData },
   AttachmentFileRemoved: { version: 1, data: attachmentFileRemovedData },
   ...codeLinkEventSchemas,
+  ...archiveEventSchemas,
 } as const;
 
 type Data<K extends keyof typeof bugEventSchemas> = z.infer<(typeof bugEventSchemas)[K]['data']>;

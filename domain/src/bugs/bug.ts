@@ -1,5 +1,6 @@
 import type { EventMetadata } from '../core/event.js';
-import type { BugStatus, Priority, Severity } from './bug.schemas.js';
+import { evolveArchived } from './archive.js';
+import { type BugStatus, bugEventSchemas, type Priority, type Severity } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
 import { type CodeLinks, evolveCodeLinks, noCodeLinks } from './code-links.js';
 import { type BugFileState, evolveBugFiles } from './files.js';
@@ -33,6 +34,8 @@ export type ReportedBug = Readonly<{
   /** Commits and pull requests that name the bug (code-links.ts). */
   code: CodeLinks;
   deleted: boolean;
+  /** Put away by an admin once closed (archive.ts): out of lists and counts. */
+  archived: boolean;
   createdAt: string;
   updatedAt: string;
 }>;
@@ -43,6 +46,19 @@ export const initialBugState = (): BugState => ({ kind: 'empty' });
 
 /** Events as evolve sees them: from the store they carry metadata (the time). */
 export type BugEventWithMeta = BugEvent & { readonly metadata?: Pick<EventMetadata, 'occurredAt'> };
+
+/** One of the bug's own events (bug.schemas.ts), typed: a bug stream holds other features' too (comments). */
+export function isBugEvent<Stored extends { type: string; data: unknown }>(event: Stored): event is Stored & BugEvent {
+  return Object.hasOwn(bugEventSchemas, event.type);
+}
+
+/** Folds any stored event of a bug stream: the bug's own evolve it, the others leave it as it is. */
+export function evolveBugWith(
+  state: BugState,
+  event: { type: string; data: unknown; metadata?: Pick<EventMetadata, 'occurredAt'> },
+): BugState {
+  return isBugEvent(event) ? evolveBug(state, event) : state;
+}
 
 /** Pure and total: an event that does not fit the state leaves it unchanged. */
 export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
@@ -68,6 +84,7 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       files: [],
       code: noCodeLinks,
       deleted: false,
+      archived: false,
       createdAt: when,
       updatedAt: when,
     };
@@ -86,7 +103,7 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       return { ...touched, assigneeIds: state.assigneeIds.filter((id) => !removed.has(id)) };
     }
     case 'BugStatusChanged':
-      return { ...touched, status: event.data.to };
+      return { ...touched, status: event.data.to, archived: evolveArchived(state.archived, event) };
     case 'ChecklistItemAdded':
       if (state.checklist.some((i) => i.id === event.data.itemId)) return state;
       return {
@@ -140,6 +157,9 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
     }
     case 'BugDeleted':
       return { ...touched, deleted: true };
+    case 'BugArchived':
+    case 'BugRestored':
+      return { ...touched, archived: evolveArchived(state.archived, event) };
     default:
       return state;
   }

@@ -1,11 +1,12 @@
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../core/errors.js';
-import { type Actor, assertNever, type Command, type Decider } from '../core/event.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
+import { assertNever, type Command, type Decider } from '../core/event.js';
 import { type BugState, evolveBug, initialBugState, type ReportedBug } from './bug.js';
 import type { BugDetailsEditedData, BugStatus, Priority, Severity } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
 import { type ChecklistEntry, diffChecklist } from './checklist.js';
 import { decideLinkCode, type LinkCode } from './code-links.js';
 import { type BugFileCommand, decideBugFiles } from './files.js';
+import { actorOf, existingBug, refuse } from './guards.js';
 import { bugMessages, bugPermissions } from './permissions.js';
 import {
   bugLimitMessages,
@@ -103,24 +104,7 @@ export type BugCommand =
   | BugFileCommand
   | LinkCode;
 
-// ── guards ────────────────────────────────────────────────────────────────────
-
-function actorOf(command: BugCommand): Actor {
-  const actor = command.metadata.actor;
-  if (!actor) throw new UnauthorizedError('Not authorized, no token');
-  return actor;
-}
-
-/** The bug, when it exists and is not deleted (404 otherwise, for everyone). */
-function existingBug(state: BugState): ReportedBug {
-  if (state.kind !== 'reported' || state.deleted) throw new NotFoundError(bugMessages.notFound);
-  return state;
-}
-
-/** 403: with the detail's message when the actor may not even see the bug. */
-function refuse(actor: Actor, bug: ReportedBug, message: string): never {
-  throw new ForbiddenError(bugPermissions.canView(actor, bug) ? message : bugMessages.noPermissionToView);
-}
+// ── helpers ───────────────────────────────────────────────────────────────────
 
 function fail(issues: readonly { field: string; message: string }[]): void {
   if (issues.length > 0) throw new ValidationError(issues[0]!.message, issues);
@@ -356,6 +340,17 @@ export function decideBug(command: BugCommand, state: BugState): BugEvent[] {
     default:
       return assertNever(command);
   }
+}
+
+/**
+ * A decider over the bug stream for a feature module's own command (archive.ts): the bug's
+ * state and evolve, the module's decision. Such a command needs no case in `decideBug` and no
+ * place in `BugCommand`: its module and its declaration are all it takes.
+ */
+export function bugStreamDecider<C extends Command>(
+  decide: (command: C, state: BugState) => BugEvent[],
+): Decider<BugState, C, BugEvent> {
+  return { initialState: initialBugState, evolve: evolveBug, decide };
 }
 
 export const bugDecider: Decider<BugState, BugCommand, BugEvent> = {

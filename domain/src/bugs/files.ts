@@ -1,9 +1,10 @@
-import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../core/errors.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
 import type { Actor, Command } from '../core/event.js';
 import type { BugState, ReportedBug } from './bug.js';
 import type { AttachmentFileAddedData, AttachmentFileRemovedData } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
-import { bugMessages, bugPermissions } from './permissions.js';
+import { actorOf, existingBug, refuse } from './guards.js';
+import { bugPermissions } from './permissions.js';
 
 /**
  * Files attached to a bug (beside its links): the bytes live in the blob store under a
@@ -77,19 +78,11 @@ export type AddBugFiles = Command<'AddBugFiles', { bugId: string; files: readonl
 export type RemoveBugFile = Command<'RemoveBugFile', { bugId: string; fileId: string }>;
 export type BugFileCommand = AddBugFiles | RemoveBugFile;
 
-function actorOf(command: BugFileCommand): Actor {
-  const actor = command.metadata.actor;
-  if (!actor) throw new UnauthorizedError('Not authorized, no token');
-  return actor;
-}
-
 /** 404 for a missing or deleted bug; 403 (the detail's words for a stranger) for who may not edit it. */
 function editableBug(actor: Actor, state: BugState, message: string): ReportedBug {
-  if (state.kind !== 'reported' || state.deleted) throw new NotFoundError(bugMessages.notFound);
-  if (!bugPermissions.canEdit(actor, state)) {
-    throw new ForbiddenError(bugPermissions.canView(actor, state) ? message : bugMessages.noPermissionToView);
-  }
-  return state;
+  const bug = existingBug(state);
+  if (!bugPermissions.canEdit(actor, bug)) refuse(actor, bug, message);
+  return bug;
 }
 
 function addBugFiles(command: AddBugFiles, state: BugState): BugEvent[] {

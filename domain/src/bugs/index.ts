@@ -7,6 +7,7 @@ registerEvents(bugEventSchemas);
 registerEvents(bugCommentEventSchemas);
 registerEvents(dueEventSchemas);
 
+export * from './archive.js';
 export * from './bug.js';
 export * from './bug.schemas.js';
 export * from './bug-dto.js';

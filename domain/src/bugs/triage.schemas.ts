@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import {
-  type ApplicableSuggestionKind,
   applicableSuggestionKinds,
+  isApplicableSuggestionKind,
+  isSuggestionKind,
   type SuggestionKind,
   type SuggestionUsage,
   suggestionKinds,
   triageLimits,
 } from './triage.js';
-
-const isKind = (value: string): value is SuggestionKind => (suggestionKinds as readonly string[]).includes(value);
-const isApplicable = (value: string): value is ApplicableSuggestionKind =>
-  (applicableSuggestionKinds as readonly string[]).includes(value);
 
 const kindList = z.array(z.string().max(40)).max(16).nullish();
 
@@ -21,8 +18,8 @@ const kindList = z.array(z.string().max(40)).max(16).nullish();
  * Each kind counts once, and a taken suggestion was shown.
  */
 export const suggestionUsageInput = z.object({ shown: kindList, taken: kindList }).transform((raw): SuggestionUsage => {
-  const taken = [...new Set((raw.taken ?? []).filter(isApplicable))];
-  const shown = new Set<SuggestionKind>([...(raw.shown ?? []).filter(isKind), ...taken]);
+  const taken = [...new Set((raw.taken ?? []).filter(isApplicableSuggestionKind))];
+  const shown = new Set<SuggestionKind>([...(raw.shown ?? []).filter(isSuggestionKind), ...taken]);
   // In the vocabulary's order, so equal usages are stored alike.
   return {
     shown: suggestionKinds.filter((k) => shown.has(k)),

@@ -24,6 +24,26 @@ export type SuggestionUsage = Readonly<{
   taken: readonly ApplicableSuggestionKind[];
 }>;
 
+export const isSuggestionKind = (value: unknown): value is SuggestionKind =>
+  (suggestionKinds as readonly unknown[]).includes(value);
+export const isApplicableSuggestionKind = (value: unknown): value is ApplicableSuggestionKind =>
+  (applicableSuggestionKinds as readonly unknown[]).includes(value);
+
+/**
+ * The suggestion usage an event's metadata records, or undefined when it records none. The
+ * envelope (core/event.ts) keeps `suggestions` as any JSON object, so its shape is checked
+ * here, where the feature that wrote it reads it: the report only ever stored known kinds
+ * (`suggestionUsageInput`), so every stored usage reads back as it was written.
+ */
+export function suggestionUsageOf(metadata: Readonly<{ suggestions?: unknown }>): SuggestionUsage | undefined {
+  const usage = metadata.suggestions;
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const { shown, taken } = usage as Readonly<{ shown?: unknown; taken?: unknown }>;
+  if (!Array.isArray(shown) || !Array.isArray(taken)) return undefined;
+  if (!shown.every(isSuggestionKind) || !taken.every(isApplicableSuggestionKind)) return undefined;
+  return { shown, taken };
+}
+
 export type DuplicateSuggestion = Readonly<{
   _id: string;
   number: number | null;

@@ -16,6 +16,16 @@ export type ChatEvent =
   | AiAssistantConfigured
   | ChatDeleted;
 
+/** The types of `chat-{id}`'s events, for `eventsOf`/`isEvent` at the boundary. */
+export const chatEventTypes = [
+  'ChatCreated',
+  'ChatRenamed',
+  'ChatMembersChanged',
+  'ChatAdminsChanged',
+  'AiAssistantConfigured',
+  'ChatDeleted',
+] as const satisfies readonly ChatEvent['type'][];
+
 export type MessageSent = Event<'MessageSent', S.MessageSentData>;
 export type MessageDeleted = Event<'MessageDeleted', S.MessageDeletedData>;
 export type AiMessagePosted = Event<'AiMessagePosted', S.AiMessagePostedData>;

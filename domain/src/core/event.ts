@@ -1,5 +1,3 @@
-import type { SuggestionUsage } from '../bugs/triage.js';
-
 /**
  * Events and commands share one envelope: `{ type, data, metadata }`.
  * The clock and new ids never come from inside the domain: they arrive in metadata.
@@ -12,9 +10,11 @@ export type EventMetadata = Readonly<{
   schemaVersion: number;
   /**
    * On a `BugReported` made from the web form: which triage suggestions it showed and
-   * which the reporter took. Optional, so every older event stays valid.
+   * which the reporter took. Optional, so every older event stays valid. The envelope
+   * knows it only as a JSON object: its shape is the bugs feature's (`suggestionUsageOf`
+   * in bugs/triage.ts reads it), so the core imports no feature's types.
    */
-  suggestions?: SuggestionUsage;
+  suggestions?: JsonObject;
   /**
    * On events an import made (api.md "Integrations"): the system and the id the bug had
    * there. Such an event's `occurredAt` is the time the source recorded, not the import's.
@@ -26,6 +26,10 @@ export type EventMetadata = Readonly<{
    */
   actorName?: string;
 }>;
+
+/** A JSON value, as metadata is stored (jsonb): what a feature may keep in the envelope. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | JsonObject;
+export type JsonObject = Readonly<{ [key: string]: JsonValue }>;
 
 /** The systems a team's bugs are imported from. */
 export const importSources = ['redmine', 'jira', 'github'] as const;

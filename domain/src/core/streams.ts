@@ -10,6 +10,8 @@ export const streams = {
   notifications: (userId: string) => `notifications-${userId}`,
   /** One admin invite code's life: minted, perhaps revoked (the code itself is never stored in it). */
   inviteCode: (id: string) => `invite-${id}`,
+  /** Who may sign up (open or by invitation), set by admins: one stream for the whole server. */
+  signupPolicy: () => 'settings-signup',
   /** One outgoing webhook's system events (switched off when it keeps failing). */
   webhook: (id: string) => `webhook-${id}`,
 } as const;

@@ -16,6 +16,8 @@ export const notificationKinds = [
   'overdue',
   /** To admins: an outgoing webhook was switched off (api.md "Integrations"). */
   'webhook_disabled',
+  /** To the person: an admin turned their two-factor sign-in off (api.md "Second round of safety"). */
+  'mfa_reset',
 ] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 

@@ -15,6 +15,8 @@ export const createApiTokenBody = z.object({
     .min(apiTokenLimits.expiresInDaysMin, apiTokenMessages.expiryInvalid)
     .max(apiTokenLimits.expiresInDaysMax, apiTokenMessages.expiryInvalid)
     .optional(),
+  /** A fresh proof: the password, unless the session signed in within the last 5 minutes. */
+  currentPassword: z.string().max(10_000).optional().nullable(),
 });
 export type CreateApiTokenBody = z.infer<typeof createApiTokenBody>;
 

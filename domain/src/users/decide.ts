@@ -38,6 +38,8 @@ export type RequestPasswordReset = Command<
   'RequestPasswordReset',
   { userId: string; expiresAt: string; byEmail: boolean }
 >;
+/** An admin turns someone's two-factor sign-in off (the owner lost their device and codes). */
+export type ResetMfa = Command<'ResetMfa', { userId: string }>;
 /** The person (or an admin for them) chooses how notifications are mailed. */
 export type SetNotificationPreferences = Command<'SetNotificationPreferences', { userId: string; email: string }>;
 export type UserCommand =
@@ -47,7 +49,8 @@ export type UserCommand =
   | ChangeRole
   | DeactivateUser
   | ReactivateUser
-  | RequestPasswordReset;
+  | RequestPasswordReset
+  | ResetMfa;
 
 function register(command: RegisterUser, state: UserState): UserEvent[] {
   if (state.status !== 'empty') throw new ConflictError(userMessages.userExists);
@@ -146,6 +149,12 @@ function requestPasswordReset(command: RequestPasswordReset, state: UserState): 
   return [{ type: 'PasswordResetRequested', data: { userId: state.id, expiresAt, byEmail } }];
 }
 
+function resetMfa(command: ResetMfa, state: UserState): UserEvent[] {
+  requireAdmin(command);
+  if (state.status !== 'registered') throw new NotFoundError('User not found');
+  return [{ type: 'MfaReset', data: { userId: state.id } }];
+}
+
 function setPreferences(command: SetNotificationPreferences, state: UserState): UserEvent[] {
   if (state.status !== 'registered') throw new NotFoundError('User not found');
   const actor = command.metadata.actor;
@@ -177,6 +186,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return requestPasswordReset(command, state);
     case 'SetNotificationPreferences':
       return setPreferences(command, state);
+    case 'ResetMfa':
+      return resetMfa(command, state);
     default:
       return assertNever(command);
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { type Actor, assertNever, type Command, type Decider, type Event } from '../core/event.js';
+import { type InvitedRole, invitedRoles } from './user-vocabulary.js';
 
 /**
  * Admin invite codes as facts (api.md "People"): an admin minted one, an admin revoked
@@ -8,7 +9,12 @@ import { type Actor, assertNever, type Command, type Decider, type Event } from 
  * events say who made or withdrew which code, and when it was to expire. One stream per
  * code, `invite-{id}`.
  */
-export const inviteCodeMintedData = z.object({ codeId: z.string().min(1), expiresAt: z.string().min(1) });
+export const inviteCodeMintedData = z.object({
+  codeId: z.string().min(1),
+  expiresAt: z.string().min(1),
+  /** Whom the code signs up: an admin (absent on older events) or an invited tester or developer. */
+  role: z.enum(['admin', ...invitedRoles]).optional(),
+});
 export type InviteCodeMintedData = z.infer<typeof inviteCodeMintedData>;
 export const inviteCodeRevokedData = z.object({ codeId: z.string().min(1) });
 export type InviteCodeRevokedData = z.infer<typeof inviteCodeRevokedData>;
@@ -21,7 +27,7 @@ export type InviteState =
   | Readonly<{ status: 'empty' }>
   | Readonly<{ status: 'minted' | 'revoked'; codeId: string; expiresAt: string }>;
 
-export type MintInviteCode = Command<'MintInviteCode', { codeId: string; expiresAt: string }>;
+export type MintInviteCode = Command<'MintInviteCode', { codeId: string; expiresAt: string; role?: InvitedRole }>;
 export type RevokeInviteCode = Command<'RevokeInviteCode', { codeId: string }>;
 export type InviteCommand = MintInviteCode | RevokeInviteCode;
 
@@ -50,7 +56,16 @@ function decideInvite(command: InviteCommand, state: InviteState): InviteEvent[]
   switch (command.type) {
     case 'MintInviteCode':
       if (state.status !== 'empty') return [];
-      return [{ type: 'InviteCodeMinted', data: { codeId: command.data.codeId, expiresAt: command.data.expiresAt } }];
+      return [
+        {
+          type: 'InviteCodeMinted',
+          data: {
+            codeId: command.data.codeId,
+            expiresAt: command.data.expiresAt,
+            ...(command.data.role ? { role: command.data.role } : {}),
+          },
+        },
+      ];
     case 'RevokeInviteCode':
       if (state.status === 'empty') throw new NotFoundError(inviteMessages.notFound);
       if (state.status === 'revoked') return [];

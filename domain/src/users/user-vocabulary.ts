@@ -62,8 +62,25 @@ export const ssoMessages = {
   deactivated: 'Your account has been deactivated',
   failed: 'Single sign-on failed. Please try again',
   expired: 'This sign-in has expired. Please try again',
+  invitation: 'Sign-up here is by invitation only: ask an admin for an invitation',
 } as const;
 export type SsoErrorCode = keyof typeof ssoMessages;
+
+/** Who may sign up: anyone, or only people an admin invited (issue 40). */
+export const signupModes = ['open', 'invitation'] as const;
+export type SignupMode = (typeof signupModes)[number];
+
+/** The roles an admin invites with a code or link (an admin signup has its own invite code). */
+export const invitedRoles = ['tester', 'developer'] as const satisfies readonly Role[];
+export type InvitedRole = (typeof invitedRoles)[number];
+
+export const signupMessages = {
+  adminsOnly: 'Only an admin can change who may sign up',
+  modeInvalid: 'Mode must be one of open, invitation',
+  codeRequired: 'An invitation code is required: sign-up here is by invitation only',
+  codeInvalid: 'Invalid invitation code',
+  inviteRoleInvalid: 'Role must be one of admin, tester, developer',
+} as const;
 
 /** The basic email pattern the spec's forms use. */
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -40,6 +40,9 @@ export const userDeactivatedData = z.object({ userId: z.string().min(1) });
 export type UserDeactivatedData = z.infer<typeof userDeactivatedData>;
 export const userReactivatedData = z.object({ userId: z.string().min(1) });
 export type UserReactivatedData = z.infer<typeof userReactivatedData>;
+/** An admin turned the person's two-factor sign-in off (their secret and recovery codes are gone). */
+export const mfaResetData = z.object({ userId: z.string().min(1) });
+export type MfaResetData = z.infer<typeof mfaResetData>;
 
 /**
  * An admin made a one-time password-reset link for someone, or the person asked for one

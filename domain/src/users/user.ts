@@ -1,5 +1,6 @@
 import type { Event, Role } from '../core/event.js';
 import type {
+  MfaResetData,
   NotificationPreferencesChangedData,
   PasswordChangedData,
   PasswordResetRequestedData,
@@ -17,6 +18,7 @@ export type UserRoleChanged = Event<'UserRoleChanged', UserRoleChangedData>;
 export type UserDeactivated = Event<'UserDeactivated', UserDeactivatedData>;
 export type UserReactivated = Event<'UserReactivated', UserReactivatedData>;
 export type PasswordResetRequested = Event<'PasswordResetRequested', PasswordResetRequestedData>;
+export type MfaReset = Event<'MfaReset', MfaResetData>;
 export type NotificationPreferencesChanged = Event<
   'NotificationPreferencesChanged',
   NotificationPreferencesChangedData
@@ -29,6 +31,7 @@ export type UserEvent =
   | UserDeactivated
   | UserReactivated
   | PasswordResetRequested
+  | MfaReset
   | NotificationPreferencesChanged;
 
 export type UserState =
@@ -75,6 +78,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     }
     case 'PasswordChanged':
     case 'PasswordResetRequested':
+    case 'MfaReset':
       return state;
     case 'NotificationPreferencesChanged':
       return state.status === 'registered' ? { ...state, emailPreference: event.data.email } : state;

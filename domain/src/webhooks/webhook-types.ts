@@ -11,6 +11,9 @@ const typeOfEvent: Readonly<Record<string, WebhookEventType>> = {
   // Code links: their `changes` say `commits` or `pullRequests`.
   CommitLinked: 'bug.updated',
   PullRequestLinked: 'bug.updated',
+  // Archiving: `changes` say `archived`.
+  BugArchived: 'bug.updated',
+  BugRestored: 'bug.updated',
   BugStatusChanged: 'bug.status_changed',
   DevelopersAssigned: 'bug.assigned',
   DevelopersUnassigned: 'bug.assigned',

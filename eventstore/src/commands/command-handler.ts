@@ -11,6 +11,7 @@ import {
   NotFoundError,
   UnauthorizedError,
 } from '@bugtrail/domain';
+import type pg from 'pg';
 import {
   DuplicateEventIdError,
   type EventStore,
@@ -39,7 +40,7 @@ export type CommandContext = Readonly<{
   causationEventId?: string | null;
 }>;
 
-export type HandleOptions = Readonly<{
+export type HandleOptions<State = unknown> = Readonly<{
   /** The revision the client decided on (If-Match). A stale one is a 409. */
   expectedVersion?: number;
   /** Commutative commands re-read and re-decide on a concurrent write. */
@@ -66,7 +67,16 @@ export type HandleOptions = Readonly<{
    * original time, the code host that acted.
    */
   extraMetadata?: (event: Event, index: number) => ExtraMetadata | undefined;
+  /**
+   * The write side's own rows that change with these events (a user's credentials), given
+   * the state they make: one transaction with the append (ADR 026). What it throws appends
+   * nothing; a retry after a conflict runs it again on the new decision.
+   */
+  alongside?: (tx: pg.ClientBase, decided: Decided<State>) => Promise<void>;
 }>;
+
+/** A decision about to be appended: the state it was made on, its events and the state they make. */
+export type Decided<State> = Readonly<{ before: State; state: State; newEvents: readonly Event[] }>;
 
 export type ExtraMetadata = Readonly<
   Partial<Pick<EventMetadata, 'suggestions' | 'importedFrom' | 'actorName' | 'occurredAt'>>
@@ -145,7 +155,7 @@ export class CommandHandler {
     decider: Decider<State, C, E>,
     command: C,
     context: CommandContext,
-    options: HandleOptions = {},
+    options: HandleOptions<State> = {},
   ): Promise<Handled<State>> {
     const idSource = idSourceOf(context, options);
     const scope = idSource ? `${idSource.scope}:${streamId}:${command.type}` : '';
@@ -202,6 +212,13 @@ export class CommandHandler {
           ? 'no_stream'
           : folded.revision;
       const ids = events.map((_, index) => eventId(index));
+      let state = folded.state;
+      for (const [index, event] of events.entries()) {
+        // Evolve with metadata, as the events will be read back from the store.
+        state = decider.evolve(state, { ...event, metadata: metadata[index] } as E);
+      }
+      const { alongside } = options;
+      const decided = { before: folded.state, state, newEvents: events };
       try {
         const result = await this.store.append(
           streamId,
@@ -212,13 +229,9 @@ export class CommandHandler {
             metadata: metadata[index]!,
           })),
           expected,
+          alongside ? { alongside: (tx) => alongside(tx, decided) } : undefined,
         );
         if (result.alreadyAppended) return this.replay(streamId, decider, eventId);
-        let state = folded.state;
-        for (const [index, event] of events.entries()) {
-          // Evolve with metadata, as the events will be read back from the store.
-          state = decider.evolve(state, { ...event, metadata: metadata[index] } as E);
-        }
         // Another append may have slipped in between (anyRevision): then the next
         // command reads it; only a contiguous result is cached.
         if (result.nextExpectedRevision === folded.revision + events.length) {
@@ -319,7 +332,10 @@ function isRefusalOfTheCaller(error: unknown): boolean {
   return error instanceof ForbiddenError || error instanceof NotFoundError || error instanceof UnauthorizedError;
 }
 
-function idSourceOf(context: CommandContext, options: HandleOptions): { key: string; scope: string } | null {
+function idSourceOf(
+  context: CommandContext,
+  options: Pick<HandleOptions, 'naturalKey'>,
+): { key: string; scope: string } | null {
   if (options.naturalKey) return { key: options.naturalKey, scope: 'natural' };
   if (context.causationEventId) return { key: context.causationEventId, scope: 'caused-by' };
   if (context.idempotencyKey) return { key: context.idempotencyKey, scope: context.actor?.id ?? 'anonymous' };

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@bugtrail/domain';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainHash, GENESIS_HASH, verifyStream } from '../audit/hash-chain.js';
 import {
@@ -39,8 +40,11 @@ export type HeldTransactionHarness = {
 };
 
 export type EventStoreContractHarness = {
-  /** A store to run the general tests on. */
-  open(): Promise<{ store: EventStore; close(): Promise<void> }>;
+  /**
+   * A store to run the general tests on, and the PostgreSQL pool of the write side's own rows
+   * that its appends change alongside (ADR 026).
+   */
+  open(): Promise<{ store: EventStore; rows: pg.Pool; close(): Promise<void> }>;
   /** Either a way to hold transactions open, or why this adapter has none. */
   heldTransactions: { open(): Promise<HeldTransactionHarness> } | { notApplicable: string };
 };
@@ -140,9 +144,10 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
 export function describeEventStoreContract(name: string, harness: EventStoreContractHarness): void {
   describe(`${name} event store contract`, () => {
     let store: EventStore;
+    let rows: pg.Pool;
     let closeStore: () => Promise<void>;
     beforeAll(async () => {
-      ({ store, close: closeStore } = await harness.open());
+      ({ store, rows, close: closeStore } = await harness.open());
     });
     afterAll(async () => {
       await closeStore?.();
@@ -352,6 +357,55 @@ export function describeEventStoreContract(name: string, harness: EventStoreCont
         const error = await failureOf(store.append(stream, [stored[0]!, newEvent(9)], 'any'));
         expect(error).toBeDefined();
         expect((await store.readStream(stream)).map((e) => e.id)).toEqual(stored.map((e) => e.id));
+      });
+    });
+
+    describe('rows alongside an append (ADR 026)', () => {
+      beforeAll(async () => {
+        await rows.query('create table if not exists public.contract_alongside (stream_id text not null)');
+      });
+      const rowsOf = async (streamId: string) =>
+        (await rows.query('select 1 from public.contract_alongside where stream_id = $1', [streamId])).rowCount;
+      const writeRow = (streamId: string) => async (tx: pg.ClientBase) => {
+        await tx.query('insert into public.contract_alongside (stream_id) values ($1)', [streamId]);
+      };
+
+      it('writes the rows with the events', async () => {
+        const stream = uniqueStream();
+        await store.append(stream, newEvents(2), 'no_stream', { alongside: writeRow(stream) });
+        expect(await store.readStream(stream)).toHaveLength(2);
+        expect(await rowsOf(stream)).toBe(1);
+      });
+
+      it('appends nothing and keeps no row when alongside throws', async () => {
+        const stream = uniqueStream();
+        const refused = store.append(stream, newEvents(1), 'no_stream', {
+          alongside: async (tx) => {
+            await writeRow(stream)(tx);
+            throw new ValidationError('refused alongside');
+          },
+        });
+        await expect(refused).rejects.toThrow('refused alongside');
+        expect(await store.readStream(stream)).toEqual([]);
+        expect(await rowsOf(stream)).toBe(0);
+      });
+
+      it('keeps none of its rows when the append is refused', async () => {
+        const stream = uniqueStream();
+        await store.append(stream, newEvents(1), 'no_stream');
+        const refused = store.append(stream, newEvents(1), 'no_stream', { alongside: writeRow(stream) });
+        await expect(refused).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+        expect(await store.readStream(stream)).toHaveLength(1);
+        expect(await rowsOf(stream)).toBe(0);
+      });
+
+      it('writes no rows again for a retry of a stored append', async () => {
+        const stream = uniqueStream();
+        const events = newEvents(2);
+        await store.append(stream, events, 'no_stream', { alongside: writeRow(stream) });
+        const retried = await store.append(stream, events, 'no_stream', { alongside: writeRow(stream) });
+        expect(retried.alreadyAppended).toBe(true);
+        expect(await rowsOf(stream)).toBe(1);
       });
     });
 

@@ -15,8 +15,11 @@ import {
   StreamNotFoundError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
+import type pg from 'pg';
 import { chainHash, GENESIS_HASH } from '../audit/hash-chain.js';
 import {
+  type Alongside,
+  type AppendOptions,
   type AppendResult,
   assertDistinctEventIds,
   DuplicateEventIdError,
@@ -86,11 +89,24 @@ export class EsdbEventStore implements EventStore {
   /** Appends to one stream run one at a time in this process: they would only race each other. */
   private readonly appending = new Map<string, Promise<unknown>>();
 
-  constructor(connectionString: string) {
+  /**
+   * `rows`: the PostgreSQL pool of the write side's own tables, for appends that change rows
+   * alongside (ADR 026).
+   */
+  constructor(
+    connectionString: string,
+    private readonly options: { rows?: pg.Pool } = {},
+  ) {
     this.client = EventStoreDBClient.connectionString(connectionString);
   }
 
-  async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    if (options.alongside) return this.appendAlongside(streamId, events, expected, options.alongside);
     if (events.length === 0) throw new Error('append needs at least one event');
     assertDistinctEventIds(streamId, events);
     for (const event of events) assertValidEvent(event.type, event.data);
@@ -102,6 +118,40 @@ export class EsdbEventStore implements EventStore {
       if (this.appending.get(streamId) === settled) this.appending.delete(streamId);
     });
     return result;
+  }
+
+  /**
+   * Two systems, so no one transaction: the rows are written first and their transaction stays
+   * open while EventStoreDB takes the events, committing after, so what `alongside` throws and a refused append both
+   * leave the rows as they were. Only a PostgreSQL commit that fails after the append leaves
+   * the events ahead of the rows; the error says so, and nothing pretends to mend it.
+   */
+  private async appendAlongside(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+    alongside: Alongside,
+  ): Promise<AppendResult> {
+    const pool = this.options.rows;
+    if (!pool)
+      throw new Error('EventStoreDB appends with rows alongside need the rows pool (EsdbEventStore options.rows)');
+    const client = await pool.connect();
+    let appended = false;
+    try {
+      await client.query('begin');
+      await alongside(client);
+      const result = await this.append(streamId, events, expected);
+      appended = true;
+      // A retry of an append stored before: its rows were written with it.
+      await client.query(result.alreadyAppended ? 'rollback' : 'commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      if (!appended) throw error;
+      throw new Error(`${streamId}: the events are stored, their rows alongside are not`, { cause: error });
+    } finally {
+      client.release();
+    }
   }
 
   private async appendInTurn(

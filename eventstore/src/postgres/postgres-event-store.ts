@@ -2,6 +2,8 @@ import { assertValidEvent, type EventMetadata } from '@bugtrail/domain';
 import type pg from 'pg';
 import { canonicalParts } from '../audit/hash-chain.js';
 import {
+  type Alongside,
+  type AppendOptions,
   type AppendResult,
   assertDistinctEventIds,
   DuplicateEventIdError,
@@ -126,13 +128,20 @@ export class PostgresEventStore implements EventStore {
     this.validate = options.validate ?? true;
   }
 
-  async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     assertDistinctEventIds(streamId, events);
     if (this.validate) for (const event of events) assertValidEvent(event.type, event.data);
     const query = appendEventsQuery(streamId, events, expected);
     try {
-      const { rows } = await this.pool.query<AppendRow>(query.text, query.values);
+      const rows = options.alongside
+        ? await this.appendAlongside(query, options.alongside)
+        : (await this.pool.query<AppendRow>(query.text, query.values)).rows;
       const result = toAppendResult(rows);
       if (!result.alreadyAppended) this.announce(result.position);
       return result;
@@ -161,6 +170,30 @@ export class PostgresEventStore implements EventStore {
         throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
       }
       throw error;
+    }
+  }
+
+  /**
+   * The events, then the rows, in one transaction: both or neither. The events come first: an
+   * append must be its transaction's first write (schema.ts: a stream's revisions follow the
+   * transaction ids). A retry of an append already stored writes no rows either.
+   */
+  private async appendAlongside(
+    query: { text: string; values: unknown[] },
+    alongside: Alongside,
+  ): Promise<AppendRow[]> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<AppendRow>(query.text, query.values);
+      if (!toAppendResult(rows).alreadyAppended) await alongside(client);
+      await client.query('commit');
+      return rows;
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
     }
   }
 

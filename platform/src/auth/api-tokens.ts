@@ -100,6 +100,11 @@ export class ApiTokens {
     return { userId: rows[0].user_id };
   }
 
+  /** Deletes every token the user owns (a new password: nothing minted before it goes on working). */
+  async revokeAllOf(userId: string): Promise<void> {
+    await this.pool.query('delete from platform.api_tokens where user_id = $1', [userId]);
+  }
+
   /** The actor of a live token; UnauthorizedError for anything else. */
   async verify(secret: string): Promise<Actor> {
     const { rows } = await this.pool.query<{

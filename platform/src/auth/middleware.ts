@@ -37,6 +37,15 @@ export async function optionalActor(c: Context, tokens: TokenService): Promise<A
   return identity.kind === 'actor' ? identity.actor : null;
 }
 
+/**
+ * When the caller's session last proved who they are (its sign-in, ms), or null when the request
+ * carries no session token (none, or an API token). Use after requireAuth.
+ */
+export async function sessionAuthenticatedAt(c: Context, tokens: TokenService): Promise<number | null> {
+  const token = bearerToken(c.req.header('authorization'));
+  return token ? tokens.authenticatedAt(token) : null;
+}
+
 /** 401 without a valid bearer token; sets `c.var.actor`. */
 export function requireAuth(tokens: TokenService) {
   return createMiddleware<AuthEnv>(async (c, next) => {

@@ -11,8 +11,9 @@ const AUDIENCE = 'bugtrail-api';
 const LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 const REVOCATION_CHANNEL = 'bugtrail_auth';
 
-export type TokenClaims = { sub: string; role: Role; iat_ms: number; jti: string };
-type VerifiedClaims = Readonly<{ sub: string; role: Role; iatMs: number; expMs: number }>;
+/** `auth_ms`: when the person last proved who they are (a sign-in, or a password just typed). */
+export type TokenClaims = { sub: string; role: Role; iat_ms: number; auth_ms?: number; jti: string };
+type VerifiedClaims = Readonly<{ sub: string; role: Role; iatMs: number; authMs: number; expMs: number }>;
 /** Tokens whose signature was checked, kept so their next requests skip the HMAC. */
 const VERIFIED_KEPT = 10_000;
 
@@ -51,10 +52,14 @@ export class TokenService {
     return service;
   }
 
-  async issue(user: { id: string; role: Role }): Promise<string> {
+  /**
+   * A session token. `authenticatedAtMs`: when its holder proved who they are; now unless it
+   * replaces a token whose proof is older (a role change keeps the old sign-in's time).
+   */
+  async issue(user: { id: string; role: Role }, options: { authenticatedAtMs?: number } = {}): Promise<string> {
     // A token issued after a revocation must outlive it, even within the same millisecond.
     const iatMs = Math.max(Date.now(), (this.revokedBefore.get(user.id) ?? 0) + 1);
-    return new SignJWT({ role: user.role, iat_ms: iatMs })
+    return new SignJWT({ role: user.role, iat_ms: iatMs, auth_ms: Math.min(options.authenticatedAtMs ?? iatMs, iatMs) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(user.id)
       .setIssuer(ISSUER)
@@ -79,6 +84,20 @@ export class TokenService {
   }
 
   /**
+   * When the holder of this session token last proved who they are (ms), or null for an API
+   * token or an invalid one. For "a sign-in within the last 5 minutes" (fresh proof).
+   */
+  async authenticatedAt(token: string): Promise<number | null> {
+    if (ApiTokens.isApiToken(token)) return null;
+    try {
+      const claims = this.verified.get(token) ?? (await this.verifySignature(token));
+      return claims.authMs;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
    * The claims of a token whose signature, algorithm, issuer, audience and expiry jose
    * checked; kept for its next requests (a bounded, oldest-out map keyed by the whole token:
    * nothing enters it without a valid signature).
@@ -91,11 +110,13 @@ export class TokenService {
       if (error instanceof joseErrors.JWTExpired) throw new UnauthorizedError('Token expired');
       throw new UnauthorizedError('Not authorized, token failed');
     }
-    const { sub, role, iat_ms: iatMs, exp } = payload;
+    const { sub, role, iat_ms: iatMs, auth_ms: authMs, exp } = payload;
     if (!sub || !(roles as readonly unknown[]).includes(role) || typeof iatMs !== 'number' || typeof exp !== 'number') {
       throw new UnauthorizedError('Not authorized, token failed');
     }
-    const claims: VerifiedClaims = { sub, role: role as Role, iatMs, expMs: exp * 1000 };
+    // Tokens from before `auth_ms` existed were issued at their sign-in.
+    const authenticatedMs = typeof authMs === 'number' ? authMs : iatMs;
+    const claims: VerifiedClaims = { sub, role: role as Role, iatMs, authMs: authenticatedMs, expMs: exp * 1000 };
     if (this.verified.size >= VERIFIED_KEPT) {
       const oldest = this.verified.keys().next().value;
       if (oldest !== undefined) this.verified.delete(oldest);
@@ -116,6 +137,16 @@ export class TokenService {
     const value = Number(rows[0]?.revoked_before_ms ?? at);
     this.markRevoked(userId, value);
     await this.pool.query('select pg_notify($1, $2)', [REVOCATION_CHANNEL, JSON.stringify({ userId, at: value })]);
+  }
+
+  /**
+   * A new password (changed or reset): every session token issued so far and every API token
+   * the user owns stop at once, on every replica, and their live streams close. The API tokens
+   * go first, so the streams' re-check that `revokeAll` sets off finds them gone.
+   */
+  async endEverything(userId: string): Promise<void> {
+    await this.apiTokens.revokeAllOf(userId);
+    await this.revokeAll(userId);
   }
 
   /**

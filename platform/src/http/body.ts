@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { HttpError, zodToValidationError } from './errors.js';
 import { INVALID_CHARACTERS_MESSAGE, jsonHasInvalidCharacters } from './input-guard.js';
@@ -72,4 +72,24 @@ export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S
   const result = schema.safeParse(c.req.query());
   if (!result.success) throw zodToValidationError(result.error);
   return result.data;
+}
+
+/**
+ * A refusal (4xx, 5xx) answered before the request's body was read ends the connection after
+ * the answer, so the server never takes in a body it refused: without it, the rest of an
+ * upload would be drained off the socket to keep the connection alive.
+ */
+export function closeUnreadBodies(): MiddlewareHandler {
+  return async (c, next) => {
+    const raw = c.req.raw;
+    await next();
+    const hasBody =
+      Number(c.req.header('content-length') ?? '0') > 0 || c.req.header('transfer-encoding') !== undefined;
+    if (c.res.status < 400 || !hasBody || raw.bodyUsed) return;
+    try {
+      c.res.headers.set('Connection', 'close');
+    } catch {
+      // An answer whose headers cannot change (a fetched one) keeps its connection.
+    }
+  };
 }

@@ -1,10 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { HttpError } from './errors.js';
+import type { UploadSpool } from './spool.js';
 
 export type MultipartLimits = Readonly<{
   /** The whole body, framing included. */
@@ -59,58 +57,46 @@ function partSizeWatcher(boundary: string, partLimit: number) {
 /**
  * Reads the multipart body as a stream with hard byte caps: past `bodyBytes` in all,
  * or one part past `partBytes`, the reader is cancelled and 413 answered at once,
- * with or without (or despite a false) Content-Length. The bytes go to a temporary file, not
- * memory, while they stream in; only a body that arrived whole within the limits is parsed,
- * a few at a time.
+ * with or without (or despite a false) Content-Length. The bytes go to a file in the spool,
+ * not memory, while they stream in; only a body that arrived whole within the limits is
+ * parsed, a few at a time. An aborted or refused body leaves no file behind.
  */
-export async function readMultipart(c: Context, limits: MultipartLimits): Promise<FormData> {
-  const tooLarge = () => {
-    c.header('Connection', 'close');
-    return new HttpError(413, limits.tooLarge);
-  };
+export async function readMultipart(c: Context, limits: MultipartLimits, spool: UploadSpool): Promise<FormData> {
   const type = c.req.header('content-type') ?? '';
   const declared = Number(c.req.header('content-length') ?? 'NaN');
-  if (declared > limits.bodyBytes) throw tooLarge();
+  if (declared > limits.bodyBytes) {
+    c.header('Connection', 'close');
+    throw new HttpError(413, limits.tooLarge);
+  }
   const boundary = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(type);
   if (!boundary) throw new HttpError(400, 'Malformed multipart body');
   const watch = partSizeWatcher(boundary[1] ?? boundary[2]!, limits.partBytes);
-  const body = c.req.raw.body;
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-multipart-'));
-  const file = path.join(dir, 'body');
+  const file = await spool.spool(c, {
+    limit: limits.bodyBytes,
+    tooLarge: limits.tooLarge,
+    inspect: watch,
+    prefix: 'bugtrail-multipart-',
+  });
   try {
-    const out = await open(file, 'w');
-    let total = 0;
-    try {
-      if (body) {
-        const reader = body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          total += value.byteLength;
-          if (total > limits.bodyBytes || watch(value)) {
-            await reader.cancel().catch(() => {});
-            throw tooLarge();
-          }
-          await out.write(value);
-        }
-      }
-    } finally {
-      await out.close();
-    }
     return await withParseSlot(async () => {
+      const stream = createReadStream(file.path);
       const request = new Request('http://local/', {
         method: 'POST',
         headers: { 'content-type': type },
-        body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
+        // toWeb listens for the file stream's errors and hands them to the parse (400 below).
+        body: Readable.toWeb(stream) as ReadableStream<Uint8Array>,
         duplex: 'half',
       } as RequestInit);
       try {
         return await request.formData();
       } catch {
         throw new HttpError(400, 'Malformed multipart body');
+      } finally {
+        // A parse that gave up early leaves the rest unread: close the file now, not at GC.
+        stream.destroy();
       }
     });
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await file.remove();
   }
 }

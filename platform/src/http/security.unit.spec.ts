@@ -12,7 +12,7 @@ import {
   type SecuritySettings,
 } from './security.js';
 
-const anyOrigin: SecuritySettings = { corsOrigins: '*', trustProxy: false, publicUrl: undefined };
+const anyOrigin: SecuritySettings = { corsOrigins: '*', trustProxy: 0, publicUrl: undefined };
 const listed: SecuritySettings = { ...anyOrigin, corsOrigins: ['https://tools.example.com', 'http://localhost:5173'] };
 
 function app(settings: SecuritySettings = anyOrigin) {
@@ -219,7 +219,7 @@ describe('security headers', () => {
 
     const forwarded = { headers: { 'X-Forwarded-Proto': 'https' } };
     expect((await app().request('/api/bugs', forwarded)).headers.get('strict-transport-security')).toBeNull();
-    const behindProxy = app({ ...anyOrigin, trustProxy: true });
+    const behindProxy = app({ ...anyOrigin, trustProxy: 1 });
     expect((await behindProxy.request('/api/bugs', forwarded)).headers.get('strict-transport-security')).toBe(
       'max-age=31536000',
     );
@@ -234,7 +234,7 @@ describe('security headers', () => {
   });
 
   it('covers preflights too', async () => {
-    const answer = await app({ ...anyOrigin, trustProxy: true }).request('/api/bugs', {
+    const answer = await app({ ...anyOrigin, trustProxy: 1 }).request('/api/bugs', {
       method: 'OPTIONS',
       headers: { Origin: 'https://a.example', 'X-Forwarded-Proto': 'https' },
     });

@@ -34,6 +34,17 @@ export const userDtoSchema = z.object({
 
 export const userRefSchema = z.object({ _id: z.string(), name: z.string() });
 
+/** A comment as every answer shows it (api.md "People"): the comment commands' and the comments read. */
+export const commentDtoSchema = z.object({
+  _id: z.string(),
+  author: z.object({ _id: z.string(), name: z.string() }),
+  body: z.string(),
+  mentions: z.array(z.string()),
+  createdAt: z.string(),
+  editedAt: z.string().nullable(),
+  isDeleted: z.boolean(),
+});
+
 export const bugDtoSchema = z.object({
   _id: z.string(),
   number: z.number().int().nullable().describe('The short name (#42): 1, 2, 3, … in report order, never reused'),
@@ -96,6 +107,7 @@ export const bugDtoSchema = z.object({
       ),
     })
     .describe('Commits and pull (merge) requests whose message, title or body names the bug (`#42`), oldest first'),
+  archived: z.boolean().describe('Put away once closed (admins): out of lists and counts until restored or reopened'),
   version: z.number().int().describe('Stream revision: send it back as If-Match to edit'),
 });
 

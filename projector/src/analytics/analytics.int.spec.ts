@@ -133,6 +133,19 @@ describe('analytics: the SQL users’ contract', () => {
       await Promise.all(extra.map((c) => c.end()));
     }
     expect(refused).toBe('53300'); // too_many_connections
+    // A closed connection's backend leaves the server a moment later (slower on a busy machine)
+    // and counts against the limit until then: wait for it, so the next tests can connect.
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.system.pool.query<{ n: number }>(
+              'select count(*)::int as n from pg_stat_activity where usename = $1',
+              [ANALYST_ROLE],
+            )
+          ).rows[0]?.n,
+      )
+      .toBe(1); // `analyst`, this file's own session
   });
 
   it('holds no email address, password data or chat content', async () => {

@@ -1,15 +1,14 @@
 import {
   type BugDto,
-  type BugEventWithMeta,
   type BugState,
+  bugAudience,
   bugEventSchemas,
-  evolveBug,
+  eventsOf,
+  evolveBugWith,
   noCodeLinks,
-  type ProfileUpdatedData,
   type ReportedBug,
   toBugDto,
   type UserRef,
-  type UserRegisteredData,
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
@@ -77,19 +76,22 @@ export function stateFromRow(dto: BugDto, deleted: boolean, fileKeys: FileKeys |
     })),
     code: dto.code ?? noCodeLinks,
     deleted,
+    archived: dto.archived ?? false,
     createdAt: dto.createdAt,
     updatedAt: dto.updatedAt,
   };
 }
 
 const live = (s: BugState): s is ReportedBug => s.kind === 'reported' && !s.deleted;
+/** What the counters count: live bugs that are not archived. */
+const counted = (s: BugState): s is ReportedBug => live(s) && !s.archived;
 
 /** Each file's blob key by file id; null when the bug has no files. */
 const fileKeysOf = (s: ReportedBug): FileKeys | null =>
   s.files.length > 0 ? Object.fromEntries(s.files.map((f) => [f.id, f.key])) : null;
 
-/** Who may see the bug (besides admins): the topic's audience (ADR 004). */
-const audienceOf = (s: BugState): string[] => (s.kind === 'reported' ? [s.reporterId, ...s.assigneeIds] : []);
+/** Who may see the bug (besides those who see every bug): the topic's audience (ADR 004). */
+const audienceOf = (s: BugState): string[] => (s.kind === 'reported' ? bugAudience(s) : []);
 
 const peopleOf = (s: ReportedBug): string[] => [
   ...new Set([s.reporterId, ...s.assigneeIds, ...s.checklist.flatMap((i) => (i.completedBy ? [i.completedBy] : []))]),
@@ -120,7 +122,8 @@ export const bugsProjection: Projection = {
   // 4: DTOs carry `code` (commits and pull requests).
   // 5: GIN indexes on people and assignees without fastupdate (existing tables had a pending list).
   // 6: the open bugs with a due date have an index of their own (the due reminders' minute-ly look).
-  version: 6,
+  // 7: archived bugs (a column, out of the counters).
+  version: 7,
   tables: ['bugs', 'bug_counters', 'bug_users'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
@@ -136,6 +139,7 @@ export const bugsProjection: Projection = {
       created_at timestamptz not null,
       updated_at timestamptz not null,
       deleted boolean not null,
+      archived boolean not null default false,
       revision int not null,
       dto jsonb not null,
       file_keys jsonb,
@@ -189,11 +193,8 @@ export const bugsProjection: Projection = {
 
   async apply(events: readonly RecordedEvent[], { db, schema, topics, copy }) {
     const bugEvents: RecordedEvent[] = [];
-    const userEvents: RecordedEvent[] = [];
-    for (const e of events) {
-      if (BUG_EVENT_TYPES.has(e.type)) bugEvents.push(e);
-      else if (e.type === 'UserRegistered' || e.type === 'ProfileUpdated') userEvents.push(e);
-    }
+    for (const e of events) if (BUG_EVENT_TYPES.has(e.type)) bugEvents.push(e);
+    const userEvents = eventsOf(events, 'UserRegistered', 'ProfileUpdated');
     if (bugEvents.length === 0 && userEvents.length === 0) return;
 
     // 1. Names: fold the batch's user events over the stored names.
@@ -201,16 +202,14 @@ export const bugsProjection: Projection = {
     const renamed = new Set<string>();
     if (userEvents.length > 0) {
       // A registration names its person whole; only a profile update merges into the stored name.
-      const updatedIds = userEvents
-        .filter((e) => e.type === 'ProfileUpdated')
-        .map((e) => (e.data as { userId: string }).userId);
+      const updatedIds = userEvents.filter((e) => e.type === 'ProfileUpdated').map((e) => e.data.userId);
       await loadPeople(db, schema, people, updatedIds);
       for (const e of userEvents) {
         if (e.type === 'UserRegistered') {
-          const d = e.data as UserRegisteredData;
+          const d = e.data;
           people.set(d.userId, { name: d.name, profileImageURL: d.profileImageURL });
         } else {
-          const d = e.data as ProfileUpdatedData;
+          const d = e.data;
           const p = people.get(d.userId);
           if (!p) continue;
           people.set(d.userId, {
@@ -218,7 +217,7 @@ export const bugsProjection: Projection = {
             profileImageURL: d.profileImageURL === undefined ? p.profileImageURL : d.profileImageURL,
           });
         }
-        renamed.add((e.data as { userId: string }).userId);
+        renamed.add(e.data.userId);
       }
       const rows = [...renamed].flatMap((id) => {
         const p = people.get(id);
@@ -263,7 +262,7 @@ export const bugsProjection: Projection = {
         entry = { id, before: { kind: 'empty' }, state: { kind: 'empty' }, revision: -1, changed: true, stored: false };
         entries.set(id, entry);
       }
-      entry.state = evolveBug(entry.state, e as unknown as BugEventWithMeta);
+      entry.state = evolveBugWith(entry.state, e);
       entry.revision = e.revision;
       entry.changed = true;
     }
@@ -302,13 +301,14 @@ export const bugsProjection: Projection = {
         created_at: s.createdAt,
         updated_at: s.updatedAt,
         deleted: s.deleted,
+        archived: s.archived,
         revision: entry.revision,
         dto: toBugDto(s, entry.revision, lookup),
         file_keys: fileKeysOf(s),
       });
       if (entry.changed) {
-        if (live(entry.before)) bump(counterKeys(entry.before), -1);
-        if (live(s)) bump(counterKeys(s), +1);
+        if (counted(entry.before)) bump(counterKeys(entry.before), -1);
+        if (counted(s)) bump(counterKeys(s), +1);
       }
       const audience = new Set([...audienceOf(entry.before), ...audienceOf(s)]);
       topics.add(`bug:${s.id}|${[...audience].join(',')}`);
@@ -346,6 +346,7 @@ const ROW_FIELDS = [
   'created_at',
   'updated_at',
   'deleted',
+  'archived',
   'revision',
   'dto',
   'file_keys',
@@ -353,10 +354,10 @@ const ROW_FIELDS = [
 const ROW_COLUMNS = sql`(${sql.join(ROW_FIELDS.map((field) => sql.id(field)))})`;
 
 const rowsFromJson = (rows: BugRow[]) => sql`
-  select id, number, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, revision, dto, file_keys
+  select id, number, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, archived, revision, dto, file_keys
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
     id text, number int, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
-    created_at timestamptz, updated_at timestamptz, deleted boolean, revision int, dto jsonb, file_keys jsonb)`;
+    created_at timestamptz, updated_at timestamptz, deleted boolean, archived boolean, revision int, dto jsonb, file_keys jsonb)`;
 
 /** New bugs are inserted (by COPY in a rebuild), known ones updated: no speculative insertion. */
 async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[], copy?: BulkWriter) {
@@ -376,6 +377,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         r.created_at,
         r.updated_at,
         r.deleted,
+        r.archived,
         r.revision,
         JSON.stringify(r.dto),
         r.file_keys == null ? null : JSON.stringify(r.file_keys),
@@ -388,7 +390,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
     await sql`update ${t(schema, 'bugs')} b set
         number = x.number, reporter_id = x.reporter_id, assignee_ids = x.assignee_ids, people = x.people,
         status = x.status, priority = x.priority, severity = x.severity,
-        created_at = x.created_at, updated_at = x.updated_at, deleted = x.deleted,
+        created_at = x.created_at, updated_at = x.updated_at, deleted = x.deleted, archived = x.archived,
         revision = x.revision, dto = x.dto, file_keys = x.file_keys
       from (${rowsFromJson(known)}) x where b.id = x.id`.execute(db);
   }

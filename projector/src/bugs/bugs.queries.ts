@@ -1,6 +1,8 @@
 import {
+  type Actor,
   type BugDto,
   type BugStatus,
+  bugAudience,
   bugStatuses,
   type Priority,
   priorities,
@@ -10,6 +12,7 @@ import {
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
+import { bugScopeSql, visibleBugsSql } from './bug-visibility.js';
 import { type BugScope, scopeKey } from './bugs.tables.js';
 
 /**
@@ -48,14 +51,16 @@ export type ListFilters = Readonly<{
   statuses?: readonly BugStatus[] | undefined;
   priorities?: readonly Priority[] | undefined;
   severities?: readonly Severity[] | undefined;
-  /** A developer's id, or `none` for unassigned bugs. */
-  assignee?: string | undefined;
-  reporter?: string | undefined;
-  /** Matched whole, ignoring case. */
-  module?: string | undefined;
+  /** Developers' ids, and `none` for unassigned bugs: a bug matches when any of them does. */
+  assignees?: readonly string[] | undefined;
+  reporters?: readonly string[] | undefined;
+  /** Each matched whole, ignoring case; a bug matches when its module is any of them. */
+  modules?: readonly string[] | undefined;
   due?: DueFilter | undefined;
   /** The start of the current day (UTC), which `due` counts from (api.md "Bugs": due dates). */
   today?: string | undefined;
+  /** The archived bugs instead of the others (archive.ts); they are in no other list. */
+  archived?: boolean | undefined;
 }>;
 
 export type ListQuery = Readonly<{
@@ -65,10 +70,11 @@ export type ListQuery = Readonly<{
   sort?: BugSort | undefined;
   q?: string | undefined;
   /**
-   * Set to a tester's id when the list shows them others' bugs as rows only: `q` then matches
-   * descriptions only of the bugs they reported, so a search cannot read others' descriptions.
+   * Set to the caller's visibleBugScope when the list shows them bugs beyond it as rows only
+   * (a tester's all-bugs list): `q` then matches descriptions only of the bugs in it, so a
+   * search cannot read others' descriptions.
    */
-  descriptionsOf?: string | undefined;
+  descriptionsOf?: BugScope | undefined;
   limit?: number | undefined;
   cursor?: ListCursor | undefined;
 }>;
@@ -172,17 +178,6 @@ const sortKeySpecs: Record<BugSortKey, SortKeySpec> = {
   },
 };
 
-function scopeWhere(eb: BugsEb, scope: BugScope): Expression<SqlBool> {
-  switch (scope.kind) {
-    case 'all':
-      return sql<boolean>`true`;
-    case 'reporter':
-      return eb('reporter_id', '=', scope.id);
-    case 'assignee':
-      return eb('assignee_ids', '@>', sql<string[]>`array[${scope.id}]::text[]`);
-  }
-}
-
 /** `#42` (or `42` after a #) in a search names one bug by its number. */
 export function searchedNumber(q: string | undefined): number | null {
   const m = /^\s*#(\d{1,9})\s*$/.exec(q ?? '');
@@ -191,16 +186,28 @@ export function searchedNumber(q: string | undefined): number | null {
 
 /** The conditions of a list, cursor aside: what its rows and its total share. */
 function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
-  const conditions = [eb.not(eb.ref('deleted')), scopeWhere(eb, query.scope)];
   const f = query.filters ?? {};
+  const conditions: Expression<SqlBool>[] = [
+    eb.not(eb.ref('deleted')),
+    eb('archived', '=', f.archived === true),
+    bugScopeSql(query.scope),
+  ];
   if (query.status) conditions.push(eb('status', '=', query.status));
   if (f.statuses?.length) conditions.push(eb('status', 'in', [...f.statuses]));
   if (f.priorities?.length) conditions.push(eb('priority', 'in', [...f.priorities]));
   if (f.severities?.length) conditions.push(eb('severity', 'in', [...f.severities]));
-  if (f.assignee === 'none') conditions.push(sql<boolean>`cardinality(assignee_ids) = 0`);
-  else if (f.assignee) conditions.push(eb('assignee_ids', '@>', sql<string[]>`array[${f.assignee}]::text[]`));
-  if (f.reporter) conditions.push(eb('reporter_id', '=', f.reporter));
-  if (f.module) conditions.push(sql<boolean>`lower(dto->>'module') = lower(${f.module})`);
+  if (f.assignees?.length) {
+    const ids = f.assignees.filter((a) => a !== 'none');
+    const either: Expression<SqlBool>[] = [];
+    if (ids.length < f.assignees.length) either.push(sql<boolean>`cardinality(assignee_ids) = 0`);
+    if (ids.length > 0) either.push(eb('assignee_ids', '&&', sql<string[]>`array[${sql.join(ids)}]::text[]`));
+    conditions.push(eb.or(either));
+  }
+  if (f.reporters?.length) conditions.push(eb('reporter_id', 'in', [...f.reporters]));
+  if (f.modules?.length) {
+    const modules = f.modules.map((m) => sql`lower(${m})`);
+    conditions.push(sql<boolean>`lower(dto->>'module') in (${sql.join(modules)})`);
+  }
   if (f.due) {
     const due = sql`(dto->>'dueDate')::timestamptz`;
     const today = sql`${f.today ?? new Date().toISOString()}::timestamptz`;
@@ -217,7 +224,7 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
     if (query.descriptionsOf !== undefined) {
       conditions.push(
         eb.or([
-          eb('reporter_id', '=', query.descriptionsOf),
+          bugScopeSql(query.descriptionsOf),
           eb(sql`to_tsvector('english', coalesce(dto->>'title', ''))`, '@@', tsquery),
         ]),
       );
@@ -234,10 +241,11 @@ export function isFiltered(query: Pick<ListQuery, 'filters' | 'q'>): boolean {
       f.statuses?.length ||
       f.priorities?.length ||
       f.severities?.length ||
-      f.assignee ||
-      f.reporter ||
-      f.module ||
-      f.due,
+      f.assignees?.length ||
+      f.reporters?.length ||
+      f.modules?.length ||
+      f.due ||
+      f.archived,
   );
 }
 
@@ -333,6 +341,57 @@ export async function findBugByNumber(db: Kysely<ReadModelDb>, number: number): 
     .limit(1)
     .executeTakeFirst();
   return row ? findBug(db, row.id) : null;
+}
+
+/**
+ * Up to `limit` live bugs `actor` may open that match `query` (words of the title or
+ * description, part of the title, or a bug's number, `#42` or `42`), best first: the bug of
+ * that number, then by rank, then newest. The AI assistant's search (api.md "The AI assistant").
+ */
+export async function searchVisibleBugs(
+  db: Kysely<ReadModelDb>,
+  actor: Pick<Actor, 'id' | 'role'>,
+  query: string,
+  limit: number,
+): Promise<BugDto[]> {
+  const digits = /^#?(\d{1,9})$/.exec(query)?.[1];
+  const number = digits ? Number(digits) : null;
+  const tsquery = sql`websearch_to_tsquery('english', ${query})`;
+  const like = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const { rows } = await sql<{ dto: BugDto }>`select dto from ${sql.table(`${READ_MODEL_SCHEMA}.bugs`)}
+    where ${visibleBugsSql(actor)}
+      and (search @@ ${tsquery} or dto->>'title' ilike ${like} or number = ${number})
+    order by (number = ${number}) desc nulls last, ts_rank(search, ${tsquery}) desc, created_at desc
+    limit ${limit}`.execute(db);
+  return rows.map((row) => row.dto);
+}
+
+/** The live bug of this number when `actor` may open it, else null. */
+export async function findVisibleBugByNumber(
+  db: Kysely<ReadModelDb>,
+  actor: Pick<Actor, 'id' | 'role'>,
+  number: number,
+): Promise<BugDto | null> {
+  const row = await from(db)
+    .selectFrom('bugs')
+    .select('dto')
+    .where('number', '=', number)
+    .where(visibleBugsSql(actor))
+    .executeTakeFirst();
+  return row?.dto ?? null;
+}
+
+/** Each bug's live-topic audience (`bugAudience`) as the live bugs read model has it, by id; unknown ids are missing. */
+export async function bugAudiences(db: Kysely<ReadModelDb>, ids: readonly string[]): Promise<Map<string, string[]>> {
+  if (ids.length === 0) return new Map();
+  const rows = await from(db)
+    .selectFrom('bugs')
+    .select(['id', 'reporter_id', 'assignee_ids'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(
+    rows.map((row) => [row.id, bugAudience({ reporterId: row.reporter_id, assigneeIds: row.assignee_ids })]),
+  );
 }
 
 export type BugCounts = Readonly<{

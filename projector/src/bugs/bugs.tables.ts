@@ -1,4 +1,4 @@
-import type { BugDto, BugStatus, Priority, Severity } from '@bugtrail/domain';
+import type { BugDto, BugScope, BugStatus, Priority, Severity } from '@bugtrail/domain';
 import type { ColumnType, Generated } from 'kysely';
 
 /** One row per bug (deleted ones too, flagged): list filters, sort keys and the answer itself. */
@@ -16,6 +16,8 @@ export interface BugsTable {
   created_at: ColumnType<Date, string, string>;
   updated_at: ColumnType<Date, string, string>;
   deleted: boolean;
+  /** Archived (archive.ts): out of lists and counters until restored or reopened. */
+  archived: boolean;
   /** The stream revision of the bug's last event. */
   revision: number;
   /** toBugDto's answer, names included: what every list and detail returns (and the
@@ -30,7 +32,7 @@ export interface BugsTable {
 export type FileKeys = Record<string, string>;
 
 /**
- * Counts of live (not deleted) bugs per scope × dimension × value, kept by deltas.
+ * Counts of live (not deleted, not archived) bugs per scope × dimension × value, kept by deltas.
  * scope: `*` (everyone), `reporter:{id}`, `assignee:{id}`; dim: status | severity | priority.
  */
 export interface BugCountersTable {
@@ -47,9 +49,7 @@ export interface BugUsersTable {
   profile_image_url: string | null;
 }
 
-export type BugScope =
-  | Readonly<{ kind: 'all' }>
-  | Readonly<{ kind: 'reporter'; id: string }>
-  | Readonly<{ kind: 'assignee'; id: string }>;
+/** The domain's scope of bugs (bug-visibility.ts), which the counters are kept per. */
+export type { BugScope };
 
 export const scopeKey = (scope: BugScope): string => (scope.kind === 'all' ? '*' : `${scope.kind}:${scope.id}`);

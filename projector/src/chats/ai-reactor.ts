@@ -1,9 +1,9 @@
 import {
-  aiAssistantTexts,
-  type ChatEvent,
   type ChatState,
   chatDecider,
-  type MessageSentData,
+  chatEventTypes,
+  type EventOf,
+  eventsOf,
   streams,
   timelineDecider,
 } from '@bugtrail/domain';
@@ -25,15 +25,9 @@ import { AiProviders } from './ai/providers.js';
 
 /**
  * Writes the answer to one human message (streaming drafts through `onDraft`), or null to
- * stay silent: the assistant over the configured providers, or without one the honest
- * "no provider" notice.
+ * stay silent: the assistant over the configured providers.
  */
 export type AiResponder = (input: AnswerInput) => Promise<AiAnswer | null>;
-
-export const noProviderResponder: AiResponder = async ({ chat }) => ({
-  content: aiAssistantTexts.noProvider,
-  model: chat.aiAssistant.model,
-});
 
 /** How many chats' answers are written at once (one at a time within a chat, in order). */
 const PARALLEL_CHATS = 4;
@@ -78,9 +72,13 @@ export const chatAiReactorMigrations: Record<string, Migration> = {
 
 export type ChatAiReactorOptions = {
   logger: Logger;
-  /** Default: the assistant over `ai`'s providers when one is configured, else the "no provider" notice. */
+  /**
+   * Default: the assistant over `ai`'s providers when one is configured, else none: the
+   * reactor stays off and no message gets an answer (the chat and its settings say once
+   * that no provider is set up, `GET /api/chats/ai-models` → `configured: false`).
+   */
   responder?: AiResponder | null;
-  /** The providers and limits (platform config); none: the "no provider" notice. */
+  /** The providers and limits (platform config); none: no answers. */
   ai?: AiConfig;
   /** Hears Stop (AI_STOP_CHANNEL); without it Stop does nothing. */
   changeFeed?: ChangeFeed;
@@ -117,7 +115,7 @@ export class ChatAiReactor {
     else if (this.providers && options.ai) {
       const assistant = new AiAssistant(this.providers, pool, options.ai, options.logger);
       this.responder = (input) => assistant.answer(input);
-    } else this.responder = noProviderResponder;
+    } else this.responder = null;
     this.unlistenStop = options.changeFeed?.onSignal(AI_STOP_CHANNEL, (payload) => this.onStop(payload)) ?? (() => {});
     this.leader = new LeaderLoop(
       pool,
@@ -191,11 +189,11 @@ export class ChatAiReactor {
   /** Answers the human messages of one batch. Safe to run again on the same batch. */
   async handleBatch(batch: readonly RecordedEvent[]): Promise<number> {
     if (!this.responder) return 0;
-    const sent = batch.filter((e) => e.type === 'MessageSent');
+    const sent = eventsOf(batch, 'MessageSent');
     if (sent.length === 0) return 0;
-    const byChat = new Map<string, RecordedEvent[]>();
+    const byChat = new Map<string, SentMessage[]>();
     for (const event of sent) {
-      const chatId = (event.data as MessageSentData).chatId;
+      const { chatId } = event.data;
       byChat.set(chatId, [...(byChat.get(chatId) ?? []), event]);
     }
     // A slow model in one chat does not hold the others back (a few chats at a time).
@@ -208,7 +206,7 @@ export class ChatAiReactor {
     return posted;
   }
 
-  private async answerChat(chatId: string, messages: readonly RecordedEvent[]): Promise<number> {
+  private async answerChat(chatId: string, messages: readonly SentMessage[]): Promise<number> {
     const history = await this.store.readStream(streams.chat(chatId));
     if (fold(history).status !== 'active') return 0;
     let posted = 0;
@@ -216,7 +214,7 @@ export class ChatAiReactor {
       // The chat as it was when the message arrived decides whether the assistant answers.
       const then = fold(history.filter((e) => e.position < message.position));
       if (then.status !== 'active' || !then.aiAssistant.enabled) continue;
-      const data = message.data as MessageSentData;
+      const { data } = message;
       const answerId = deriveEventId(message.id, 'ai-reply', 0);
       if (await this.isAnswered(chatId, data.messageId)) continue;
       const controller = new AbortController();
@@ -315,9 +313,12 @@ export class ChatAiReactor {
   }
 }
 
+/** A `MessageSent` as the store hands it over, typed. */
+type SentMessage = EventOf<RecordedEvent, 'MessageSent'>;
+
 function fold(events: readonly RecordedEvent[]): ChatState {
-  return events.reduce<ChatState>(
-    (state, e) => chatDecider.evolve(state, e as unknown as ChatEvent),
+  return eventsOf(events, ...chatEventTypes).reduce<ChatState>(
+    (state, e) => chatDecider.evolve(state, e),
     chatDecider.initialState(),
   );
 }

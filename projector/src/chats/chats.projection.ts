@@ -1,19 +1,7 @@
-import {
-  type AiAssistantConfiguredData,
-  type AiMessagePostedData,
-  type ChatAdminsChangedData,
-  type ChatCreatedData,
-  type ChatMembersChangedData,
-  type ChatReadMarkedData,
-  type ChatRenamedData,
-  type MessageDeletedData,
-  type MessageSentData,
-  streamCategory,
-} from '@bugtrail/domain';
-import type { RecordedEvent } from '@bugtrail/eventstore';
+import { streamCategory } from '@bugtrail/domain';
 import { type Selectable, sql, type Transaction } from 'kysely';
 import { chunks } from '../runtime/chunks.js';
-import type { Projection } from '../runtime/projection.js';
+import { defineProjection, type Recorded } from '../runtime/handlers.js';
 import type { ReadModelDb } from '../schema.js';
 import {
   type ChatMembersTable,
@@ -29,11 +17,11 @@ const memberKey = (chatId: string, userId: string) => `${chatId}\u0000${userId}`
 const INSERT_CHUNK = 1000;
 
 /**
- * One batch, folded in memory over the rows it touches, then written once: the
- * chats and members of every chat in the batch are read up front, messages are
- * inserted in bulk and deletions of older messages become one update.
+ * A batch's changes, folded in memory over the rows it touches by the handlers below, then
+ * written once: the chats and members of every chat in the batch are read up front (`load`),
+ * messages are inserted in bulk and deletions of older messages become one update.
  */
-class ChatBatch {
+export class ChatBatch {
   readonly chats = new Map<string, ChatRow>();
   /** chat id → user id → read revision, for the chats in the batch. */
   readonly members = new Map<string, Map<string, number>>();
@@ -59,13 +47,13 @@ class ChatBatch {
     for (const m of memberRows) this.memberMap(m.chat_id).set(m.user_id, Number(m.read_revision));
   }
 
-  private memberMap(chatId: string): Map<string, number> {
+  memberMap(chatId: string): Map<string, number> {
     let map = this.members.get(chatId);
     if (!map) this.members.set(chatId, (map = new Map()));
     return map;
   }
 
-  private audience(chat: Pick<ChatRow, 'id' | 'type'>, users: readonly string[]): void {
+  audience(chat: Pick<ChatRow, 'id' | 'type'>, users: readonly string[]): void {
     if (chat.type === 'public') {
       this.audiences.set(chat.id, '*');
       return;
@@ -76,187 +64,34 @@ class ChatBatch {
     for (const u of users) set.add(u);
   }
 
-  private touch(row: ChatRow, at: string): void {
+  touch(row: ChatRow, at: string): void {
     row.updated_at = at;
     this.dirtyChats.add(row.id);
     this.announce(row);
   }
 
-  private announce(row: ChatRow): void {
+  announce(row: ChatRow): void {
     this.announced.add(row.id);
     this.audience(row, row.participants);
   }
 
-  private setMember(chatId: string, userId: string, readRevision: number): void {
+  setMember(chatId: string, userId: string, readRevision: number): void {
     this.memberMap(chatId).set(userId, readRevision);
     const key = memberKey(chatId, userId);
     this.memberDeletes.delete(key);
     this.memberUpserts.set(key, { chat_id: chatId, user_id: userId, read_revision: readRevision });
   }
 
-  private removeMember(chatId: string, userId: string): void {
+  removeMember(chatId: string, userId: string): void {
     this.members.get(chatId)?.delete(userId);
     const key = memberKey(chatId, userId);
     this.memberUpserts.delete(key);
     this.memberDeletes.set(key, { chat_id: chatId, user_id: userId });
   }
 
-  private seeRevision(row: ChatRow, revision: number): void {
+  seeRevision(row: ChatRow, revision: number): void {
     if (revision > Number(row.last_revision)) row.last_revision = revision;
     this.dirtyChats.add(row.id);
-  }
-
-  apply(event: RecordedEvent): void {
-    const at = event.metadata.occurredAt;
-    switch (event.type) {
-      case 'ChatCreated': {
-        const d = event.data as ChatCreatedData;
-        const row: ChatRow = {
-          id: d.chatId,
-          name: d.name,
-          type: d.type,
-          participants: [...d.participants],
-          admins: [...d.admins],
-          ai_enabled: d.aiAssistant.enabled,
-          ai_model: d.aiAssistant.model,
-          ai_system_prompt: d.aiAssistant.systemPrompt,
-          created_by: d.createdBy,
-          created_at: d.createdAt,
-          updated_at: at,
-          last_activity_at: d.createdAt,
-          last_revision: -1,
-          last_message_id: null,
-          last_message_content: null,
-          last_message_sender_id: null,
-          last_message_is_ai: false,
-          last_message_is_deleted: false,
-          last_message_at: null,
-        };
-        this.chats.set(row.id, row);
-        this.deletedChats.delete(row.id);
-        for (const userId of row.participants) this.setMember(row.id, userId, -1);
-        this.touch(row, at);
-        return;
-      }
-      case 'ChatRenamed': {
-        const d = event.data as ChatRenamedData;
-        const row = this.chats.get(d.chatId);
-        if (!row) return;
-        row.name = d.name;
-        this.touch(row, at);
-        return;
-      }
-      case 'ChatMembersChanged': {
-        const d = event.data as ChatMembersChangedData;
-        const row = this.chats.get(d.chatId);
-        if (!row) return;
-        // The removed still hear of their removal (ADR 004: before ∪ after).
-        this.audience(row, d.removed);
-        row.participants = [...row.participants.filter((p) => !d.removed.includes(p))];
-        for (const userId of d.removed) this.removeMember(row.id, userId);
-        for (const userId of d.added) {
-          if (row.participants.includes(userId)) continue;
-          row.participants.push(userId);
-          // A newcomer starts with the history read, not with hundreds of unread messages.
-          this.setMember(row.id, userId, Number(row.last_revision));
-        }
-        this.touch(row, at);
-        return;
-      }
-      case 'ChatAdminsChanged': {
-        const d = event.data as ChatAdminsChangedData;
-        const row = this.chats.get(d.chatId);
-        if (!row) return;
-        row.admins = [
-          ...row.admins.filter((a) => !d.removed.includes(a)),
-          ...d.added.filter((a) => !row.admins.includes(a)),
-        ];
-        this.touch(row, at);
-        return;
-      }
-      case 'AiAssistantConfigured': {
-        const d = event.data as AiAssistantConfiguredData;
-        const row = this.chats.get(d.chatId);
-        if (!row) return;
-        row.ai_enabled = d.enabled;
-        row.ai_model = d.model;
-        row.ai_system_prompt = d.systemPrompt;
-        this.touch(row, at);
-        return;
-      }
-      case 'ChatDeleted': {
-        const chatId = (event.data as { chatId: string }).chatId;
-        const row = this.chats.get(chatId);
-        if (row) this.audience(row, row.participants);
-        this.chats.delete(chatId);
-        this.dirtyChats.delete(chatId);
-        this.members.delete(chatId);
-        for (const [key, m] of this.memberUpserts) if (m.chat_id === chatId) this.memberUpserts.delete(key);
-        for (const [id, m] of this.newMessages) if (m.chat_id === chatId) this.newMessages.delete(id);
-        this.deletedChats.add(chatId);
-        return;
-      }
-      case 'MessageSent':
-      case 'AiMessagePosted': {
-        const isAi = event.type === 'AiMessagePosted';
-        const d = event.data as MessageSentData | AiMessagePostedData;
-        const row = this.chats.get(d.chatId);
-        if (!row) return;
-        const sent = isAi ? null : (d as MessageSentData);
-        this.newMessages.set(d.messageId, {
-          id: d.messageId,
-          chat_id: d.chatId,
-          revision: event.revision,
-          sender_id: sent?.senderId ?? null,
-          content: d.content,
-          attachments: sent?.attachments ?? [],
-          mentions: sent?.mentions ?? [],
-          reply_to: d.replyTo,
-          is_deleted: false,
-          is_ai: isAi,
-          created_at: at,
-        });
-        row.last_message_id = d.messageId;
-        row.last_message_content = d.content;
-        row.last_message_sender_id = sent?.senderId ?? null;
-        row.last_message_is_ai = isAi;
-        row.last_message_is_deleted = false;
-        row.last_message_at = at;
-        row.last_activity_at = at;
-        this.seeRevision(row, event.revision);
-        this.announce(row);
-        return;
-      }
-      case 'MessageDeleted': {
-        const d = event.data as MessageDeletedData;
-        const row = this.chats.get(d.chatId);
-        if (!row) return;
-        const fresh = this.newMessages.get(d.messageId);
-        if (fresh) Object.assign(fresh, { is_deleted: true, content: '', attachments: [] });
-        else this.erasedMessages.add(d.messageId);
-        if (row.last_message_id === d.messageId) {
-          row.last_message_is_deleted = true;
-          row.last_message_content = '';
-        }
-        this.seeRevision(row, event.revision);
-        this.announce(row);
-        return;
-      }
-      case 'ChatReadMarked': {
-        const d = event.data as ChatReadMarkedData;
-        const row = this.chats.get(d.chatId);
-        if (!row) return;
-        this.seeRevision(row, event.revision);
-        // How far the reader got (version 2); a version 1 marker: everything before it.
-        const through = d.throughRevision ?? event.revision;
-        if (this.members.get(d.chatId)?.has(d.userId)) this.setMember(d.chatId, d.userId, through);
-        // Only the reader's own unread count changed.
-        this.readerTopics.add(`chat:${d.chatId}|${d.userId}`);
-        return;
-      }
-      default:
-        return;
-    }
   }
 
   topics(): string[] {
@@ -269,19 +104,6 @@ class ChatBatch {
     return list;
   }
 }
-
-const handled = new Set([
-  'ChatCreated',
-  'ChatRenamed',
-  'ChatMembersChanged',
-  'ChatAdminsChanged',
-  'AiAssistantConfigured',
-  'ChatDeleted',
-  'MessageSent',
-  'MessageDeleted',
-  'AiMessagePosted',
-  'ChatReadMarked',
-]);
 
 async function write(db: Transaction<ReadModelDb>, schema: string, batch: ChatBatch): Promise<void> {
   const q = () => db.withSchema(schema);
@@ -342,30 +164,184 @@ async function write(db: Transaction<ReadModelDb>, schema: string, batch: ChatBa
   }
 }
 
+/** A message in the timeline (a person's or the assistant's), and the chat's last message. */
+function messagePosted(batch: ChatBatch, event: Recorded<'MessageSent' | 'AiMessagePosted'>): void {
+  const at = event.metadata.occurredAt;
+  const isAi = event.type === 'AiMessagePosted';
+  const d = event.data;
+  const row = batch.chats.get(d.chatId);
+  if (!row) return;
+  const sent = event.type === 'MessageSent' ? event.data : null;
+  batch.newMessages.set(d.messageId, {
+    id: d.messageId,
+    chat_id: d.chatId,
+    revision: event.revision,
+    sender_id: sent?.senderId ?? null,
+    content: d.content,
+    attachments: sent?.attachments ?? [],
+    mentions: sent?.mentions ?? [],
+    reply_to: d.replyTo,
+    is_deleted: false,
+    is_ai: isAi,
+    created_at: at,
+  });
+  row.last_message_id = d.messageId;
+  row.last_message_content = d.content;
+  row.last_message_sender_id = sent?.senderId ?? null;
+  row.last_message_is_ai = isAi;
+  row.last_message_is_deleted = false;
+  row.last_message_at = at;
+  row.last_activity_at = at;
+  batch.seeRevision(row, event.revision);
+  batch.announce(row);
+}
+
 /** The chat list per user (with unread counts) and each chat's message timeline. */
-export const chatsProjection: Projection = {
+export const chatsProjection = defineProjection({
   name: 'chats',
   version: 1,
   tables: chatTables,
   createTables: createChatTables,
 
-  async apply(events: readonly RecordedEvent[], { db, schema, topics }) {
-    const relevant = events.filter((e) => handled.has(e.type));
-    if (relevant.length === 0) return;
-    const chatIds = [...new Set(relevant.map((e) => (e.data as { chatId: string }).chatId))];
-    const rows = await db.withSchema(schema).selectFrom('chats').selectAll().where('id', 'in', chatIds).execute();
-    const memberRows = await db
+  // Chat events live in the chats' own streams and their message streams.
+  where: (event) => {
+    const category = streamCategory(event.streamId);
+    return category === 'chat' || category === 'chatmsgs';
+  },
+  async load(events, { db, schema }) {
+    const chatIds = [...new Set(events.map((e) => e.data.chatId))];
+    const chats = await db.withSchema(schema).selectFrom('chats').selectAll().where('id', 'in', chatIds).execute();
+    const members = await db
       .withSchema(schema)
       .selectFrom('chat_members')
       .selectAll()
       .where('chat_id', 'in', chatIds)
       .execute();
-    const batch = new ChatBatch(rows, memberRows);
-    for (const event of relevant) {
-      const category = streamCategory(event.streamId);
-      if (category === 'chat' || category === 'chatmsgs') batch.apply(event);
-    }
+    return { chats, members };
+  },
+  begin: (stored: { chats: readonly ChatRow[]; members: readonly ChatMembersTable[] }) =>
+    new ChatBatch(stored.chats, stored.members),
+  on: {
+    ChatCreated(batch, event) {
+      const at = event.metadata.occurredAt;
+      const d = event.data;
+      const row: ChatRow = {
+        id: d.chatId,
+        name: d.name,
+        type: d.type,
+        participants: [...d.participants],
+        admins: [...d.admins],
+        ai_enabled: d.aiAssistant.enabled,
+        ai_model: d.aiAssistant.model,
+        ai_system_prompt: d.aiAssistant.systemPrompt,
+        created_by: d.createdBy,
+        created_at: d.createdAt,
+        updated_at: at,
+        last_activity_at: d.createdAt,
+        last_revision: -1,
+        last_message_id: null,
+        last_message_content: null,
+        last_message_sender_id: null,
+        last_message_is_ai: false,
+        last_message_is_deleted: false,
+        last_message_at: null,
+      };
+      batch.chats.set(row.id, row);
+      batch.deletedChats.delete(row.id);
+      for (const userId of row.participants) batch.setMember(row.id, userId, -1);
+      batch.touch(row, at);
+    },
+    ChatRenamed(batch, event) {
+      const at = event.metadata.occurredAt;
+      const d = event.data;
+      const row = batch.chats.get(d.chatId);
+      if (!row) return;
+      row.name = d.name;
+      batch.touch(row, at);
+    },
+    ChatMembersChanged(batch, event) {
+      const at = event.metadata.occurredAt;
+      const d = event.data;
+      const row = batch.chats.get(d.chatId);
+      if (!row) return;
+      // The removed still hear of their removal (ADR 004: before ∪ after).
+      batch.audience(row, d.removed);
+      row.participants = [...row.participants.filter((p) => !d.removed.includes(p))];
+      for (const userId of d.removed) batch.removeMember(row.id, userId);
+      for (const userId of d.added) {
+        if (row.participants.includes(userId)) continue;
+        row.participants.push(userId);
+        // A newcomer starts with the history read, not with hundreds of unread messages.
+        batch.setMember(row.id, userId, Number(row.last_revision));
+      }
+      batch.touch(row, at);
+    },
+    ChatAdminsChanged(batch, event) {
+      const at = event.metadata.occurredAt;
+      const d = event.data;
+      const row = batch.chats.get(d.chatId);
+      if (!row) return;
+      row.admins = [
+        ...row.admins.filter((a) => !d.removed.includes(a)),
+        ...d.added.filter((a) => !row.admins.includes(a)),
+      ];
+      batch.touch(row, at);
+    },
+    AiAssistantConfigured(batch, event) {
+      const at = event.metadata.occurredAt;
+      const d = event.data;
+      const row = batch.chats.get(d.chatId);
+      if (!row) return;
+      row.ai_enabled = d.enabled;
+      row.ai_model = d.model;
+      row.ai_system_prompt = d.systemPrompt;
+      batch.touch(row, at);
+    },
+    ChatDeleted(batch, event) {
+      const { chatId } = event.data;
+      const row = batch.chats.get(chatId);
+      if (row) batch.audience(row, row.participants);
+      batch.chats.delete(chatId);
+      batch.dirtyChats.delete(chatId);
+      batch.members.delete(chatId);
+      for (const [key, m] of batch.memberUpserts) if (m.chat_id === chatId) batch.memberUpserts.delete(key);
+      for (const [id, m] of batch.newMessages) if (m.chat_id === chatId) batch.newMessages.delete(id);
+      batch.deletedChats.add(chatId);
+    },
+    MessageSent(batch, event) {
+      messagePosted(batch, event);
+    },
+    AiMessagePosted(batch, event) {
+      messagePosted(batch, event);
+    },
+    MessageDeleted(batch, event) {
+      const d = event.data;
+      const row = batch.chats.get(d.chatId);
+      if (!row) return;
+      const fresh = batch.newMessages.get(d.messageId);
+      if (fresh) Object.assign(fresh, { is_deleted: true, content: '', attachments: [] });
+      else batch.erasedMessages.add(d.messageId);
+      if (row.last_message_id === d.messageId) {
+        row.last_message_is_deleted = true;
+        row.last_message_content = '';
+      }
+      batch.seeRevision(row, event.revision);
+      batch.announce(row);
+    },
+    ChatReadMarked(batch, event) {
+      const d = event.data;
+      const row = batch.chats.get(d.chatId);
+      if (!row) return;
+      batch.seeRevision(row, event.revision);
+      // How far the reader got (version 2); a version 1 marker: everything before it.
+      const through = d.throughRevision ?? event.revision;
+      if (batch.members.get(d.chatId)?.has(d.userId)) batch.setMember(d.chatId, d.userId, through);
+      // Only the reader's own unread count changed.
+      batch.readerTopics.add(`chat:${d.chatId}|${d.userId}`);
+    },
+  },
+  async write(batch, { db, schema, topics }) {
     await write(db, schema, batch);
     for (const topic of batch.topics()) topics.add(topic);
   },
-};
+});

@@ -1,15 +1,25 @@
-import type { CommentAddedData, CommentDeletedData, CommentEditedData } from '@bugtrail/domain';
-import type { RecordedEvent } from '@bugtrail/eventstore';
-import { type Kysely, sql } from 'kysely';
-import { type Projection, READ_MODEL_SCHEMA } from '../runtime/projection.js';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import { bugAudiences } from '../bugs/bugs.queries.js';
+import { defineProjection } from '../runtime/handlers.js';
 import type { ReadModelDb } from '../schema.js';
+import type { BugCommentsTable } from './comments.tables.js';
+
+/** What a batch does to the comments, in the order of its events, and the bugs it touches. */
+export type CommentChanges = {
+  writes: (
+    | { kind: 'add'; row: Insertable<BugCommentsTable> }
+    | { kind: 'edit'; bugId: string; id: string; body: string; mentions: string[]; editedAt: string }
+    | { kind: 'delete'; bugId: string; id: string }
+  )[];
+  bugs: Set<string>;
+};
 
 /**
  * Comments on bugs (`GET /api/bugs/{id}/comments`), from the comment events of the bugs'
  * streams. Each change names the bug's live topic with the bug's audience (its reporter and
  * assignees as the bugs read model has them), so those who see the bug hear it.
  */
-export const commentsProjection: Projection = {
+export const commentsProjection = defineProjection({
   name: 'comments',
   version: 1,
   tables: ['bug_comments'],
@@ -29,57 +39,71 @@ export const commentsProjection: Projection = {
     )`.execute(db);
   },
 
-  async apply(events: readonly RecordedEvent[], { db, schema, topics }) {
-    const touchedBugs = new Set<string>();
-    for (const event of events) {
-      if (event.type === 'CommentAdded') {
-        const d = event.data as CommentAddedData;
-        await db
-          .withSchema(schema)
+  begin: (): CommentChanges => ({ writes: [], bugs: new Set() }),
+  on: {
+    CommentAdded(changes, event) {
+      const d = event.data;
+      changes.writes.push({
+        kind: 'add',
+        row: {
+          bug_id: d.bugId,
+          id: d.commentId,
+          author_id: event.metadata.actorId ?? '',
+          body: d.body,
+          mentions: [...d.mentions],
+          created_at: event.metadata.occurredAt,
+          position: event.position,
+        },
+      });
+      changes.bugs.add(d.bugId);
+    },
+    CommentEdited(changes, event) {
+      const d = event.data;
+      changes.writes.push({
+        kind: 'edit',
+        bugId: d.bugId,
+        id: d.commentId,
+        body: d.body,
+        mentions: [...d.mentions],
+        editedAt: event.metadata.occurredAt,
+      });
+      changes.bugs.add(d.bugId);
+    },
+    CommentDeleted(changes, event) {
+      changes.writes.push({ kind: 'delete', bugId: event.data.bugId, id: event.data.commentId });
+      changes.bugs.add(event.data.bugId);
+    },
+  },
+
+  async write(changes, { db, schema, topics }) {
+    if (changes.bugs.size === 0) return;
+    const table = db.withSchema(schema);
+    for (const write of changes.writes) {
+      if (write.kind === 'add') {
+        // A replayed batch finds the comment stored already.
+        await table
           .insertInto('bug_comments')
-          .values({
-            bug_id: d.bugId,
-            id: d.commentId,
-            author_id: event.metadata.actorId ?? '',
-            body: d.body,
-            mentions: [...d.mentions],
-            created_at: event.metadata.occurredAt,
-            position: event.position,
-          })
+          .values(write.row)
           .onConflict((oc) => oc.columns(['bug_id', 'id']).doNothing())
           .execute();
-      } else if (event.type === 'CommentEdited') {
-        const d = event.data as CommentEditedData;
-        await db
-          .withSchema(schema)
+      } else if (write.kind === 'edit') {
+        await table
           .updateTable('bug_comments')
-          .set({ body: d.body, mentions: [...d.mentions], edited_at: event.metadata.occurredAt })
-          .where('bug_id', '=', d.bugId)
-          .where('id', '=', d.commentId)
-          .execute();
-      } else if (event.type === 'CommentDeleted') {
-        const d = event.data as CommentDeletedData;
-        await db
-          .withSchema(schema)
-          .updateTable('bug_comments')
-          .set({ body: '', mentions: [], deleted: true })
-          .where('bug_id', '=', d.bugId)
-          .where('id', '=', d.commentId)
+          .set({ body: write.body, mentions: write.mentions, edited_at: write.editedAt })
+          .where('bug_id', '=', write.bugId)
+          .where('id', '=', write.id)
           .execute();
       } else {
-        continue;
+        await table
+          .updateTable('bug_comments')
+          .set({ body: '', mentions: [], deleted: true })
+          .where('bug_id', '=', write.bugId)
+          .where('id', '=', write.id)
+          .execute();
       }
-      touchedBugs.add((event.data as { bugId: string }).bugId);
     }
-    if (touchedBugs.size === 0) return;
     // The audience as the live bugs read model has it (a rebuild writes elsewhere and hears nobody).
-    const rows = await db
-      .withSchema(READ_MODEL_SCHEMA)
-      .selectFrom('bugs')
-      .select(['id', 'reporter_id', 'assignee_ids'])
-      .where('id', 'in', [...touchedBugs])
-      .execute();
-    const audiences = new Map(rows.map((row) => [row.id, [row.reporter_id, ...row.assignee_ids]]));
-    for (const bugId of touchedBugs) topics.add(`bug:${bugId}|${(audiences.get(bugId) ?? []).join(',')}`);
+    const audiences = await bugAudiences(db, [...changes.bugs]);
+    for (const bugId of changes.bugs) topics.add(`bug:${bugId}|${(audiences.get(bugId) ?? []).join(',')}`);
   },
-};
+});

@@ -1,11 +1,4 @@
-import {
-  type BugEventWithMeta,
-  type BugState,
-  bugEventSchemas,
-  bugFieldChanges,
-  evolveBug,
-  type ReportedBug,
-} from '@bugtrail/domain';
+import { type BugState, bugEventSchemas, bugFieldChanges, evolveBugWith, type ReportedBug } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { BulkWriter } from '../runtime/copy.js';
@@ -187,7 +180,7 @@ export const flowProjection: Projection = {
         entries.set(id, entry);
       }
       const before = entry.state;
-      const after = evolveBug(before, e as unknown as BugEventWithMeta);
+      const after = evolveBugWith(before, e);
       const at = e.metadata.occurredAt;
       const by = e.metadata.actorId;
       changes.push({

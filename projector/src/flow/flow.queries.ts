@@ -1,7 +1,9 @@
 import type { BugStatus } from '@bugtrail/domain';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { bugScopeAsOfSql } from '../bugs/bug-visibility.js';
 import { type BugCounts, bugCountsFrom } from '../bugs/bugs.queries.js';
 import type { BugScope } from '../bugs/bugs.tables.js';
+import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 
 /**
@@ -322,21 +324,10 @@ export async function cumulativeFlow(
 }
 
 /** The dashboard counts of a scope as they were at `asOf` (api.md: dashboards take `?asOf=`). */
-/** `b` (a flow_bugs row) existed at `t` and was in the scope then: reported by, or assigned to, its person. */
-function inScopeAt(scope: BugScope, t: RawBuilder<unknown>): RawBuilder<unknown> {
-  const existed = sql`b.created_at <= ${t} and (b.deleted_at is null or b.deleted_at > ${t})`;
-  if (scope.kind === 'reporter') return sql`${existed} and b.reporter_id = ${scope.id}`;
-  if (scope.kind === 'assignee') {
-    return sql`${existed} and exists (select from rm.bug_intervals a where a.bug_id = b.bug_id and a.field = 'assignee'
-      and a.value = ${scope.id} and a.entered_at <= ${t} and (a.left_at is null or a.left_at > ${t}))`;
-  }
-  return existed;
-}
-
 export async function countBugsAsOf(db: Kysely<ReadModelDb>, scope: BugScope, asOf: Date): Promise<BugCounts> {
   const t = time(asOf);
   const { rows } = await sql<{ dim: string; value: string; n: number }>`
-    with scoped as (select b.bug_id from rm.flow_bugs b where ${inScopeAt(scope, t)})
+    with scoped as (select b.bug_id from rm.flow_bugs b where ${bugScopeAsOfSql(scope, t)})
     select i.field as dim, i.value, count(*)::int as n
     from rm.bug_intervals i join scoped s on s.bug_id = i.bug_id
     where i.field in ('status', 'severity', 'priority') and i.entered_at <= ${t} and (i.left_at is null or i.left_at > ${t})
@@ -352,7 +343,25 @@ export async function newestBugIdsAsOf(
   limit: number,
 ): Promise<string[]> {
   const { rows } = await sql<{ bug_id: string }>`
-    select b.bug_id from rm.flow_bugs b where ${inScopeAt(scope, time(asOf))}
+    select b.bug_id from rm.flow_bugs b where ${bugScopeAsOfSql(scope, time(asOf))}
     order by b.created_at desc, b.bug_id desc limit ${limit}`.execute(db);
   return rows.map((r) => r.bug_id);
+}
+
+/**
+ * When each of `bugIds` that is Closed now was closed (its open stay in Closed): one index
+ * range per id (`bug_intervals_open`), for an export's page of rows.
+ */
+export async function closedAtOf(db: Kysely<ReadModelDb>, bugIds: readonly string[]): Promise<Map<string, Date>> {
+  if (bugIds.length === 0) return new Map();
+  const rows = await db
+    .withSchema(READ_MODEL_SCHEMA)
+    .selectFrom('bug_intervals')
+    .select(['bug_id', 'entered_at'])
+    .where('bug_id', 'in', [...bugIds])
+    .where('field', '=', 'status')
+    .where('left_at', 'is', null)
+    .where('value', '=', 'Closed')
+    .execute();
+  return new Map(rows.map((r) => [r.bug_id, new Date(r.entered_at)]));
 }

@@ -11,4 +11,14 @@ export interface InviteCodesTable {
   expires_at: Time;
   used_at: MaybeTime;
   revoked_at: MaybeTime;
+  /** Whom the code signs up: 'admin', or an invited 'tester' or 'developer'. */
+  role: ColumnType<string, string | undefined, string>;
+}
+
+/** Who may sign up: one row once an admin chose (issue 40). */
+export interface SignupPolicyTable {
+  id: ColumnType<boolean, boolean | undefined, never>;
+  mode: string;
+  updated_by: string | null;
+  updated_at: Time;
 }

@@ -1,23 +1,9 @@
-import type {
-  BugDetailsEditedData,
-  BugDueData,
-  BugNumberedData,
-  BugReportedData,
-  BugStatusChangedData,
-  ChatCreatedData,
-  CommentAddedData,
-  DevelopersAssignedData,
-  DevelopersUnassignedData,
-  MessageSentData,
-  NotificationKind,
-  NotificationPreferencesChangedData,
-  NotificationsReadData,
-  WebhookDisabledData,
-} from '@bugtrail/domain';
+import type { NotificationKind, NotificationsReadData } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { chunks } from '../runtime/chunks.js';
-import { bugsBornIn, type Projection, READ_MODEL_SCHEMA } from '../runtime/projection.js';
+import { defineProjection, type Recorded } from '../runtime/handlers.js';
+import { bugsBornIn, READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 import type { NotificationBugsTable, NotificationsTable } from './notifications.tables.js';
 
@@ -27,28 +13,97 @@ export const notificationsTopic = (userId: string) => `notifications:${userId}`;
 type BugFacts = Insertable<NotificationBugsTable>;
 type NotificationRow = Insertable<NotificationsTable>;
 
-const BUG_FACT_EVENTS = new Set([
-  'BugReported',
-  'BugDetailsEdited',
-  'BugNumbered',
-  'DevelopersAssigned',
-  'DevelopersUnassigned',
-  'BugDeleted',
-]);
-const CHAT_EVENTS = new Set(['ChatCreated', 'ChatRenamed']);
-const PREFERENCE_EVENTS = new Set(['NotificationPreferencesChanged']);
-const NOTIFYING = new Set([
-  'DevelopersAssigned',
-  'BugStatusChanged',
-  'CommentAdded',
-  'MessageSent',
-  'NotificationsRead',
-  'BugDueSoon',
-  'BugOverdue',
-  'WebhookDisabled',
-]);
+/** Told by mail at once whatever the person's mail preference (api.md "Second round of safety"). */
+const securityNotices: ReadonlySet<string> = new Set(['mfa_reset']);
 
 const bugName = (bug: BugFacts) => `${bug.number ? `#${bug.number} ` : ''}${bug.title}`;
+
+/** What `load` reads for a batch: the bugs and chats it names, its actors' names, the active admins. */
+export type StoredForNotifications = Readonly<{
+  bugs: readonly BugFacts[];
+  chats: readonly { id: string; name: string }[];
+  names: ReadonlyMap<string, string>;
+  /** Read only when the batch switches a webhook off. */
+  admins: readonly string[];
+}>;
+
+/** A batch's changes: the bug and chat facts it folds, the notifications it makes, reads and preferences. */
+export class NotificationBatch {
+  readonly bugs = new Map<string, BugFacts>();
+  readonly chats = new Map<string, string>();
+  readonly names: ReadonlyMap<string, string>;
+  readonly admins: readonly string[];
+  readonly touchedBugs = new Set<string>();
+  readonly touchedChats = new Set<string>();
+  readonly made: NotificationRow[] = [];
+  readonly reads: NotificationsReadData[] = [];
+  readonly prefChanges: { userId: string; email: string; position: string }[] = [];
+
+  constructor(stored: StoredForNotifications) {
+    for (const bug of stored.bugs) this.bugs.set(bug.id, bug);
+    for (const chat of stored.chats) this.chats.set(chat.id, chat.name);
+    this.names = stored.names;
+    this.admins = stored.admins;
+  }
+
+  /** The actor as people call them now, else as the event named them. */
+  actorName(event: RecordedEvent): string {
+    const actorId = event.metadata.actorId;
+    return (actorId && this.names.get(actorId)) || event.metadata.actorName || 'Someone';
+  }
+
+  /** One notification per person (never the actor), its id derived from the event and the person. */
+  notify(
+    event: RecordedEvent,
+    userIds: Iterable<string>,
+    kind: NotificationKind,
+    text: string,
+    refs: { bugId?: string; chatId?: string },
+  ): void {
+    // An import brings the past in (docs/import.md): nobody is told of it as if it happened now.
+    if (event.metadata.importedFrom) return;
+    const actorId = event.metadata.actorId;
+    for (const userId of new Set(userIds)) {
+      if (!userId || userId === actorId) continue;
+      this.made.push({
+        id: `${event.id}:${userId}`,
+        user_id: userId,
+        kind,
+        text,
+        bug_id: refs.bugId ?? null,
+        chat_id: refs.chatId ?? null,
+        actor_id: actorId,
+        created_at: event.metadata.occurredAt,
+        mail: 'immediate',
+        position: event.position,
+      });
+    }
+  }
+
+  /** A live bug the batch knows (deleted ones tell nobody). */
+  liveBug(bugId: string): BugFacts | undefined {
+    const bug = this.bugs.get(bugId);
+    return bug && !bug.deleted ? bug : undefined;
+  }
+}
+
+const dueNotice = (batch: NotificationBatch, event: Recorded<'BugDueSoon' | 'BugOverdue'>) => {
+  const bug = batch.liveBug(event.data.bugId);
+  if (!bug) return;
+  const soon = event.type === 'BugDueSoon';
+  batch.notify(
+    event,
+    [bug.reporter_id, ...(bug.assignee_ids ?? [])],
+    soon ? 'due_soon' : 'overdue',
+    `${bugName(bug)} is ${soon ? 'due within a day' : 'overdue'}`,
+    { bugId: bug.id },
+  );
+};
+
+const chatNamed = (batch: NotificationBatch, event: Recorded<'ChatCreated' | 'ChatRenamed'>) => {
+  batch.chats.set(event.data.chatId, event.data.name);
+  batch.touchedChats.add(event.data.chatId);
+};
 
 /**
  * Notifications (api.md "People"): each event that concerns someone becomes one
@@ -58,7 +113,7 @@ const bugName = (bug: BugFacts) => `${bug.number ? `#${bug.number} ` : ''}${bug.
  * event id and the person, so a replayed batch makes nothing twice. `due_soon` and `overdue`
  * come from the due reminders' events (due-reminders.ts), to the reporter and the assignees.
  */
-export const notificationsProjection: Projection = {
+export const notificationsProjection = defineProjection({
   name: 'notifications',
   version: 1,
   tables: ['notification_bugs', 'notification_chats', 'notification_prefs', 'notifications'],
@@ -100,48 +155,36 @@ export const notificationsProjection: Projection = {
     );
   },
 
-  async apply(events: readonly RecordedEvent[], { db, schema, topics, copy }) {
-    const relevant = events.filter(
-      (e) =>
-        BUG_FACT_EVENTS.has(e.type) ||
-        CHAT_EVENTS.has(e.type) ||
-        NOTIFYING.has(e.type) ||
-        PREFERENCE_EVENTS.has(e.type),
-    );
-    if (relevant.length === 0) return;
-
-    // What the batch needs: the bugs and chats it names, and the names of its actors.
+  async load(events, { db, schema }): Promise<StoredForNotifications> {
     const bugIds = new Set<string>();
     const chatIds = new Set<string>();
     const actorIds = new Set<string>();
-    for (const e of relevant) {
-      const d = e.data as { bugId?: string; chatId?: string };
-      if (d.bugId) bugIds.add(d.bugId);
-      if (d.chatId) chatIds.add(d.chatId);
+    for (const e of events) {
+      if ('bugId' in e.data) bugIds.add(e.data.bugId);
+      if ('chatId' in e.data) chatIds.add(e.data.chatId);
       if (e.metadata.actorId) actorIds.add(e.metadata.actorId);
     }
-    const bugs = new Map<string, BugFacts>();
-    const born = bugsBornIn(relevant);
+    // A bug reported in this batch has no stored row yet.
+    const born = bugsBornIn(events);
     const storedBugIds = [...bugIds].filter((id) => !born.has(id));
-    if (storedBugIds.length > 0) {
-      const rows = await db
-        .withSchema(schema)
-        .selectFrom('notification_bugs')
-        .selectAll()
-        .where('id', 'in', storedBugIds)
-        .execute();
-      for (const row of rows) bugs.set(row.id, row);
-    }
-    const chats = new Map<string, string>();
-    if (chatIds.size > 0) {
-      const rows = await db
-        .withSchema(schema)
-        .selectFrom('notification_chats')
-        .selectAll()
-        .where('id', 'in', [...chatIds])
-        .execute();
-      for (const row of rows) chats.set(row.id, row.name);
-    }
+    const bugs =
+      storedBugIds.length > 0
+        ? await db
+            .withSchema(schema)
+            .selectFrom('notification_bugs')
+            .selectAll()
+            .where('id', 'in', storedBugIds)
+            .execute()
+        : [];
+    const chats =
+      chatIds.size > 0
+        ? await db
+            .withSchema(schema)
+            .selectFrom('notification_chats')
+            .selectAll()
+            .where('id', 'in', [...chatIds])
+            .execute()
+        : [];
     const names = new Map<string, string>();
     if (actorIds.size > 0) {
       // Names as people are called now (the live users read model).
@@ -153,185 +196,119 @@ export const notificationsProjection: Projection = {
         .execute();
       for (const row of rows) names.set(row.id, row.name);
     }
-
-    const touchedBugs = new Set<string>();
-    const touchedChats = new Set<string>();
-    const made: NotificationRow[] = [];
-    const reads: NotificationsReadData[] = [];
-    const prefChanges: { userId: string; email: string; position: string }[] = [];
-    for (const e of relevant) {
-      const actorId = e.metadata.actorId;
-      const actorName = (actorId && names.get(actorId)) || e.metadata.actorName || 'Someone';
-      const notify = (
-        userIds: Iterable<string>,
-        kind: NotificationKind,
-        text: string,
-        refs: { bugId?: string; chatId?: string },
-      ) => {
-        // An import brings the past in (docs/import.md): nobody is told of it as if it happened now.
-        if (e.metadata.importedFrom) return;
-        for (const userId of new Set(userIds)) {
-          if (!userId || userId === actorId) continue;
-          made.push({
-            id: `${e.id}:${userId}`,
-            user_id: userId,
-            kind,
-            text,
-            bug_id: refs.bugId ?? null,
-            chat_id: refs.chatId ?? null,
-            actor_id: actorId,
-            created_at: e.metadata.occurredAt,
-            mail: 'immediate',
-            position: e.position,
-          });
-        }
-      };
-      switch (e.type) {
-        case 'BugReported': {
-          const d = e.data as BugReportedData;
-          bugs.set(d.bugId, {
-            id: d.bugId,
-            number: d.number ?? null,
-            title: d.title,
-            reporter_id: d.reporterId,
-            assignee_ids: [],
-            deleted: false,
-          });
-          touchedBugs.add(d.bugId);
-          break;
-        }
-        case 'BugNumbered': {
-          const d = e.data as BugNumberedData;
-          const bug = bugs.get(d.bugId);
-          if (bug) bugs.set(d.bugId, { ...bug, number: bug.number ?? d.number });
-          touchedBugs.add(d.bugId);
-          break;
-        }
-        case 'BugDetailsEdited': {
-          const d = e.data as BugDetailsEditedData;
-          const bug = bugs.get(d.bugId);
-          if (bug && d.changes.title !== undefined) bugs.set(d.bugId, { ...bug, title: d.changes.title });
-          touchedBugs.add(d.bugId);
-          break;
-        }
-        case 'DevelopersAssigned': {
-          const d = e.data as DevelopersAssignedData;
-          const bug = bugs.get(d.bugId);
-          if (!bug) break;
-          const added = d.developerIds.filter((devId) => !bug.assignee_ids?.includes(devId));
-          bugs.set(d.bugId, { ...bug, assignee_ids: [...(bug.assignee_ids ?? []), ...added] });
-          touchedBugs.add(d.bugId);
-          notify(added, 'assigned', `${actorName} assigned you to ${bugName(bug)}`, { bugId: d.bugId });
-          break;
-        }
-        case 'DevelopersUnassigned': {
-          const d = e.data as DevelopersUnassignedData;
-          const bug = bugs.get(d.bugId);
-          if (!bug) break;
-          bugs.set(d.bugId, {
-            ...bug,
-            assignee_ids: (bug.assignee_ids ?? []).filter((devId) => !d.developerIds.includes(devId)),
-          });
-          touchedBugs.add(d.bugId);
-          break;
-        }
-        case 'BugDeleted': {
-          const bugId = (e.data as { bugId: string }).bugId;
-          const bug = bugs.get(bugId);
-          if (bug) bugs.set(bugId, { ...bug, deleted: true });
-          touchedBugs.add(bugId);
-          break;
-        }
-        case 'BugStatusChanged': {
-          const d = e.data as BugStatusChangedData;
-          const bug = bugs.get(d.bugId);
-          if (!bug || bug.deleted) break;
-          notify([bug.reporter_id], 'status_changed', `${actorName} changed the status of ${bugName(bug)} to ${d.to}`, {
-            bugId: d.bugId,
-          });
-          break;
-        }
-        case 'CommentAdded': {
-          const d = e.data as CommentAddedData;
-          const bug = bugs.get(d.bugId);
-          if (!bug || bug.deleted) break;
-          const mentioned = new Set(d.mentions);
-          notify(mentioned, 'mentioned', `${actorName} mentioned you on ${bugName(bug)}`, { bugId: d.bugId });
-          const followers = [bug.reporter_id, ...(bug.assignee_ids ?? [])].filter((userId) => !mentioned.has(userId));
-          notify(followers, 'commented', `${actorName} commented on ${bugName(bug)}`, { bugId: d.bugId });
-          break;
-        }
-        case 'BugDueSoon':
-        case 'BugOverdue': {
-          const d = e.data as BugDueData;
-          const bug = bugs.get(d.bugId);
-          if (!bug || bug.deleted) break;
-          const soon = e.type === 'BugDueSoon';
-          notify(
-            [bug.reporter_id, ...(bug.assignee_ids ?? [])],
-            soon ? 'due_soon' : 'overdue',
-            `${bugName(bug)} is ${soon ? 'due within a day' : 'overdue'}`,
-            { bugId: d.bugId },
-          );
-          break;
-        }
-        case 'ChatCreated': {
-          const d = e.data as ChatCreatedData;
-          chats.set(d.chatId, d.name);
-          touchedChats.add(d.chatId);
-          break;
-        }
-        case 'ChatRenamed': {
-          const d = e.data as { chatId: string; name: string };
-          chats.set(d.chatId, d.name);
-          touchedChats.add(d.chatId);
-          break;
-        }
-        case 'MessageSent': {
-          const d = e.data as MessageSentData;
-          if (d.mentions.length === 0) break;
-          const chatName = chats.get(d.chatId);
-          notify(
-            d.mentions,
-            'mentioned',
-            `${actorName} mentioned you in ${chatName ? `the chat ${chatName}` : 'a chat'}`,
-            {
-              chatId: d.chatId,
-            },
-          );
-          break;
-        }
-        case 'WebhookDisabled': {
-          // Every active admin hears of it (as admins are now: the live users read model).
-          const d = e.data as WebhookDisabledData;
-          const admins = await db
+    // A webhook switched off: every active admin hears of it (as admins are now: the live users read model).
+    const admins = events.some((e) => e.type === 'WebhookDisabled')
+      ? (
+          await db
             .withSchema(READ_MODEL_SCHEMA)
             .selectFrom('users')
             .select('id')
             .where('role', '=', 'admin')
             .where('deactivated', '=', false)
-            .execute();
-          notify(
-            admins.map((a) => a.id),
-            'webhook_disabled',
-            `Webhook ${d.url} was switched off after ${d.failedEvents} events in a row failed`,
-            {},
-          );
-          break;
-        }
-        case 'NotificationsRead':
-          reads.push(e.data as NotificationsReadData);
-          break;
-        case 'NotificationPreferencesChanged': {
-          const d = e.data as NotificationPreferencesChangedData;
-          prefChanges.push({ userId: d.userId, email: d.email, position: e.position });
-          break;
-        }
-        default:
-          break;
-      }
-    }
+            .execute()
+        ).map((a) => a.id)
+      : [];
+    return { bugs, chats, names, admins };
+  },
+  begin: (stored: StoredForNotifications) => new NotificationBatch(stored),
+  on: {
+    BugReported(batch, e) {
+      const d = e.data;
+      batch.bugs.set(d.bugId, {
+        id: d.bugId,
+        number: d.number ?? null,
+        title: d.title,
+        reporter_id: d.reporterId,
+        assignee_ids: [],
+        deleted: false,
+      });
+      batch.touchedBugs.add(d.bugId);
+    },
+    BugNumbered(batch, e) {
+      const d = e.data;
+      const bug = batch.bugs.get(d.bugId);
+      if (bug) batch.bugs.set(d.bugId, { ...bug, number: bug.number ?? d.number });
+      batch.touchedBugs.add(d.bugId);
+    },
+    BugDetailsEdited(batch, e) {
+      const d = e.data;
+      const bug = batch.bugs.get(d.bugId);
+      if (bug && d.changes.title !== undefined) batch.bugs.set(d.bugId, { ...bug, title: d.changes.title });
+      batch.touchedBugs.add(d.bugId);
+    },
+    DevelopersAssigned(batch, e) {
+      const d = e.data;
+      const bug = batch.bugs.get(d.bugId);
+      if (!bug) return;
+      const added = d.developerIds.filter((devId) => !bug.assignee_ids?.includes(devId));
+      batch.bugs.set(d.bugId, { ...bug, assignee_ids: [...(bug.assignee_ids ?? []), ...added] });
+      batch.touchedBugs.add(d.bugId);
+      batch.notify(e, added, 'assigned', `${batch.actorName(e)} assigned you to ${bugName(bug)}`, { bugId: d.bugId });
+    },
+    DevelopersUnassigned(batch, e) {
+      const d = e.data;
+      const bug = batch.bugs.get(d.bugId);
+      if (!bug) return;
+      batch.bugs.set(d.bugId, {
+        ...bug,
+        assignee_ids: (bug.assignee_ids ?? []).filter((devId) => !d.developerIds.includes(devId)),
+      });
+      batch.touchedBugs.add(d.bugId);
+    },
+    BugDeleted(batch, e) {
+      const { bugId } = e.data;
+      const bug = batch.bugs.get(bugId);
+      if (bug) batch.bugs.set(bugId, { ...bug, deleted: true });
+      batch.touchedBugs.add(bugId);
+    },
+    BugStatusChanged(batch, e) {
+      const d = e.data;
+      const bug = batch.liveBug(d.bugId);
+      if (!bug) return;
+      const text = `${batch.actorName(e)} changed the status of ${bugName(bug)} to ${d.to}`;
+      batch.notify(e, [bug.reporter_id], 'status_changed', text, { bugId: d.bugId });
+    },
+    CommentAdded(batch, e) {
+      const d = e.data;
+      const bug = batch.liveBug(d.bugId);
+      if (!bug) return;
+      const actorName = batch.actorName(e);
+      const mentioned = new Set(d.mentions);
+      batch.notify(e, mentioned, 'mentioned', `${actorName} mentioned you on ${bugName(bug)}`, { bugId: d.bugId });
+      const followers = [bug.reporter_id, ...(bug.assignee_ids ?? [])].filter((userId) => !mentioned.has(userId));
+      batch.notify(e, followers, 'commented', `${actorName} commented on ${bugName(bug)}`, { bugId: d.bugId });
+    },
+    BugDueSoon: dueNotice,
+    BugOverdue: dueNotice,
+    ChatCreated: chatNamed,
+    ChatRenamed: chatNamed,
+    MessageSent(batch, e) {
+      const d = e.data;
+      if (d.mentions.length === 0) return;
+      const chatName = batch.chats.get(d.chatId);
+      const where = chatName ? `the chat ${chatName}` : 'a chat';
+      batch.notify(e, d.mentions, 'mentioned', `${batch.actorName(e)} mentioned you in ${where}`, { chatId: d.chatId });
+    },
+    WebhookDisabled(batch, e) {
+      const d = e.data;
+      const text = `Webhook ${d.url} was switched off after ${d.failedEvents} events in a row failed`;
+      batch.notify(e, batch.admins, 'webhook_disabled', text, {});
+    },
+    MfaReset(batch, e) {
+      // A security notice: if it was not expected, the person should hear of it at once.
+      const text = `${batch.actorName(e)} turned off two-factor authentication on your account. Set it up again in Account security`;
+      batch.notify(e, [e.data.userId], 'mfa_reset', text, {});
+    },
+    NotificationsRead(batch, e) {
+      batch.reads.push(e.data);
+    },
+    NotificationPreferencesChanged(batch, e) {
+      batch.prefChanges.push({ userId: e.data.userId, email: e.data.email, position: e.position });
+    },
+  },
 
+  async write(batch, { db, schema, topics, copy }) {
+    const { bugs, chats, touchedBugs, touchedChats, made, reads, prefChanges } = batch;
     for (const rows of chunks([...touchedBugs].flatMap((bugId) => (bugs.has(bugId) ? [bugs.get(bugId)!] : [])))) {
       await db
         .withSchema(schema)
@@ -369,6 +346,8 @@ export const notificationsProjection: Projection = {
       for (const row of rows) stored.set(row.user_id, row.email);
     }
     for (const notification of made) {
+      // A security notice reaches the person at once, whatever they chose for the rest.
+      if (securityNotices.has(notification.kind)) continue;
       const change = prefChanges.findLast(
         (p) => p.userId === notification.user_id && p.position < notification.position,
       );
@@ -427,4 +406,4 @@ export const notificationsProjection: Projection = {
       topics.add(notificationsTopic(userId));
     }
   },
-};
+});

@@ -212,6 +212,27 @@ describe('projector runtime', () => {
     });
   });
 
+  it("takes the read models' statistics once it has caught up after a bulk of events", async () => {
+    const env = await openEnv();
+    let last: Position = START;
+    // 10,000 events make a bulk (ANALYZE_AFTER_EVENTS): appended in pieces, as an import would.
+    for (let n = 0; n < 10_200; n += 600) {
+      const events = Array.from({ length: 600 }, (_, i) => userEvent(n + i));
+      ({ position: last } = await env.store.append(`user-bulk-${n}`, events, 'any'));
+    }
+    // Batches of 600 divide the bulk: its last batch comes full, and still counts as caught up.
+    const projector = newProjector(env, [countingProjection()], 600);
+    await projector.prepare();
+    projector.start();
+    await eventually(async () => ((await checkpointOf(env))?.position ?? START) >= last);
+    await eventually(async () => {
+      const { rows } = await env.pool.query(
+        "select last_analyze from pg_stat_user_tables where schemaname = 'rm' and relname = 'counted'",
+      );
+      return rows[0]?.last_analyze != null;
+    });
+  });
+
   describe('rebuild', () => {
     it('replays into fresh tables and swaps them in while the live projector runs; the result equals the live tables', async () => {
       const env = await openEnv();

@@ -1,7 +1,6 @@
-import type { SuggestionUsage } from '@bugtrail/domain';
-import type { RecordedEvent } from '@bugtrail/eventstore';
+import { suggestionUsageOf } from '@bugtrail/domain';
 import { type Kysely, sql } from 'kysely';
-import type { Projection } from '../runtime/projection.js';
+import { defineProjection } from '../runtime/handlers.js';
 import type { ReadModelDb } from '../schema.js';
 
 /** The row that counts the reports themselves (see SuggestionUsageTable). */
@@ -13,7 +12,18 @@ export const REPORTS_ROW = '*';
  * so the dashboard `?asOf=` tells what it showed then. A report counts as made, whatever
  * happens to the bug later (a deleted bug's report still showed what it showed).
  */
-export const triageProjection: Projection = {
+/** A batch's reports that carried suggestion usage, and what they add to each kind's counts. */
+export type TriageChanges = {
+  reports: { id: string; at: string; shown: string[]; taken: string[] }[];
+  deltas: Map<string, { shown: number; taken: number }>;
+};
+
+const bump = (changes: TriageChanges, kind: string, shown: number, taken: number) => {
+  const d = changes.deltas.get(kind) ?? { shown: 0, taken: 0 };
+  changes.deltas.set(kind, { shown: d.shown + shown, taken: d.taken + taken });
+};
+
+export const triageProjection = defineProjection({
   name: 'triage',
   version: 2,
   tables: ['suggestion_usage', 'suggestion_reports'],
@@ -35,21 +45,19 @@ export const triageProjection: Projection = {
     );
   },
 
-  async apply(events: readonly RecordedEvent[], { db, schema }) {
-    const deltas = new Map<string, { shown: number; taken: number }>();
-    const bump = (kind: string, shown: number, taken: number) => {
-      const d = deltas.get(kind) ?? { shown: 0, taken: 0 };
-      deltas.set(kind, { shown: d.shown + shown, taken: d.taken + taken });
-    };
-    const reports: { id: string; at: string; shown: string[]; taken: string[] }[] = [];
-    for (const event of events) {
-      if (event.type !== 'BugReported') continue;
-      const usage = event.metadata.suggestions as SuggestionUsage | undefined;
-      if (!usage) continue;
-      reports.push({ id: event.id, at: event.metadata.occurredAt, shown: [...usage.shown], taken: [...usage.taken] });
-      bump(REPORTS_ROW, 1, usage.taken.length > 0 ? 1 : 0);
-      for (const kind of usage.shown) bump(kind, 1, (usage.taken as readonly string[]).includes(kind) ? 1 : 0);
-    }
+  begin: (): TriageChanges => ({ reports: [], deltas: new Map() }),
+  on: {
+    BugReported(changes, event) {
+      const usage = suggestionUsageOf(event.metadata);
+      if (!usage) return;
+      const taken: readonly string[] = usage.taken;
+      changes.reports.push({ id: event.id, at: event.metadata.occurredAt, shown: [...usage.shown], taken: [...taken] });
+      bump(changes, REPORTS_ROW, 1, taken.length > 0 ? 1 : 0);
+      for (const kind of usage.shown) bump(changes, kind, 1, taken.includes(kind) ? 1 : 0);
+    },
+  },
+
+  async write({ reports, deltas }, { db, schema }) {
     if (deltas.size === 0) return;
     await sql`insert into ${sql.id(schema, 'suggestion_reports')} (event_id, reported_at, shown, taken)
       select x.id, x.at::timestamptz, array(select jsonb_array_elements_text(x.shown)), array(select jsonb_array_elements_text(x.taken))
@@ -62,4 +70,4 @@ export const triageProjection: Projection = {
     // No topic of its own: every BugReported is also the bugs projection's, whose `bugs`
     // topic already refreshes the dashboards.
   },
-};
+});

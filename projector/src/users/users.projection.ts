@@ -1,34 +1,29 @@
-import type {
-  NotificationPreferencesChangedData,
-  ProfileUpdatedData,
-  UserRegisteredData,
-  UserRoleChangedData,
-} from '@bugtrail/domain';
-
-import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { chunks } from '../runtime/chunks.js';
-import type { Projection } from '../runtime/projection.js';
+import { defineProjection } from '../runtime/handlers.js';
 import type { ReadModelDb } from '../schema.js';
 import type { UsersTable } from './users.tables.js';
 
 /** A row as stored or as the batch folds it (times from events are ISO strings). */
 type UserRow = Insertable<UsersTable>;
 
-const USER_EVENTS = new Set([
-  'UserRegistered',
-  'ProfileUpdated',
-  'UserRoleChanged',
-  'UserDeactivated',
-  'UserReactivated',
-  'NotificationPreferencesChanged',
-]);
+/**
+ * A batch's changes per person: the row a registration in the batch made (else the stored row
+ * is read when the batch is written), and the changes after it, in event order.
+ */
+export type UserChanges = Map<string, { registered: UserRow | null; patches: Partial<UserRow>[] }>;
+
+const patch = (changes: UserChanges, userId: string, change: Partial<UserRow>) => {
+  const entry = changes.get(userId) ?? { registered: null, patches: [] };
+  entry.patches.push(change);
+  changes.set(userId, entry);
+};
 
 /**
  * Everybody's public profile: the team list, chat pickers, names on bugs. Version 2: who is
  * deactivated (they stay listed, marked).
  */
-export const usersProjection: Projection = {
+export const usersProjection = defineProjection({
   name: 'users',
   version: 2,
   tables: ['users'],
@@ -50,74 +45,69 @@ export const usersProjection: Projection = {
     );
   },
 
-  async apply(events: readonly RecordedEvent[], { db, schema, topics }) {
-    const relevant = events.filter((e) => USER_EVENTS.has(e.type));
-    if (relevant.length === 0) return;
-    // Fold the batch in memory over the rows it touches, then write each row once.
-    const touched = new Map<string, UserRow>();
-    const missing = new Set<string>();
-    for (const event of relevant) {
-      const id = (event.data as { userId: string }).userId;
-      if (event.type !== 'UserRegistered' && !touched.has(id)) missing.add(id);
+  begin: (): UserChanges => new Map(),
+  on: {
+    UserRegistered(changes, event) {
+      const d = event.data;
+      const at = event.metadata.occurredAt;
+      const row: UserRow = {
+        id: d.userId,
+        name: d.name,
+        email: d.email,
+        role: d.role,
+        profile_image_url: d.profileImageURL,
+        deactivated: false,
+        created_at: at,
+        updated_at: at,
+      };
+      changes.set(d.userId, { registered: row, patches: [] });
+    },
+    ProfileUpdated(changes, event) {
+      const d = event.data;
+      patch(changes, d.userId, {
+        ...(d.name === undefined ? {} : { name: d.name }),
+        ...(d.email === undefined ? {} : { email: d.email }),
+        ...(d.profileImageURL === undefined ? {} : { profile_image_url: d.profileImageURL }),
+        updated_at: event.metadata.occurredAt,
+      });
+    },
+    UserRoleChanged(changes, event) {
+      patch(changes, event.data.userId, { role: event.data.to, updated_at: event.metadata.occurredAt });
+    },
+    UserDeactivated(changes, event) {
+      patch(changes, event.data.userId, { deactivated: true, updated_at: event.metadata.occurredAt });
+    },
+    UserReactivated(changes, event) {
+      patch(changes, event.data.userId, { deactivated: false, updated_at: event.metadata.occurredAt });
+    },
+    NotificationPreferencesChanged(changes, event) {
+      patch(changes, event.data.userId, { email_preference: event.data.email, updated_at: event.metadata.occurredAt });
+    },
+  },
+
+  async write(changes, { db, schema, topics }) {
+    if (changes.size === 0) return;
+    // Write each row once: the stored rows of people the batch changes but did not register.
+    const stored = new Map<string, UserRow>();
+    const unread = [...changes].filter(([, c]) => !c.registered).map(([id]) => id);
+    if (unread.length > 0) {
+      const rows = await db.withSchema(schema).selectFrom('users').selectAll().where('id', 'in', unread).execute();
+      for (const row of rows) stored.set(row.id, row);
     }
-    if (missing.size > 0) {
-      const rows = await db
-        .withSchema(schema)
-        .selectFrom('users')
-        .selectAll()
-        .where('id', 'in', [...missing])
-        .execute();
-      for (const row of rows) touched.set(row.id, row);
-    }
-    for (const event of relevant) {
-      if (event.type === 'UserRegistered') {
-        const d = event.data as UserRegisteredData;
-        touched.set(d.userId, {
-          id: d.userId,
-          name: d.name,
-          email: d.email,
-          role: d.role,
-          profile_image_url: d.profileImageURL,
-          deactivated: false,
-          created_at: event.metadata.occurredAt,
-          updated_at: event.metadata.occurredAt,
-        });
-      } else if (event.type === 'UserRoleChanged') {
-        const d = event.data as UserRoleChangedData;
-        const row = touched.get(d.userId);
-        if (!row) continue;
-        touched.set(d.userId, { ...row, role: d.to, updated_at: event.metadata.occurredAt });
-      } else if (event.type === 'NotificationPreferencesChanged') {
-        const d = event.data as NotificationPreferencesChangedData;
-        const row = touched.get(d.userId);
-        if (!row) continue;
-        touched.set(d.userId, { ...row, email_preference: d.email, updated_at: event.metadata.occurredAt });
-      } else if (event.type === 'UserDeactivated' || event.type === 'UserReactivated') {
-        const { userId } = event.data as { userId: string };
-        const row = touched.get(userId);
-        if (!row) continue;
-        const deactivated = event.type === 'UserDeactivated';
-        touched.set(userId, { ...row, deactivated, updated_at: event.metadata.occurredAt });
-      } else {
-        const d = event.data as ProfileUpdatedData;
-        const row = touched.get(d.userId);
-        if (!row) continue;
-        touched.set(d.userId, {
-          ...row,
-          name: d.name ?? row.name,
-          email: d.email ?? row.email,
-          profile_image_url: d.profileImageURL === undefined ? row.profile_image_url : d.profileImageURL,
-          updated_at: event.metadata.occurredAt,
-        });
-      }
-      topics.add(`user:${(event.data as { userId: string }).userId}`);
+    const rows: UserRow[] = [];
+    for (const [id, { registered, patches }] of changes) {
+      const base = registered ?? stored.get(id);
+      if (!base) continue; // a change to someone never registered: nothing to show
+      const row: UserRow = Object.assign({}, base, ...patches);
+      rows.push(row);
+      topics.add(`user:${id}`);
     }
     topics.add('users');
-    for (const rows of chunks([...touched.values()])) {
+    for (const batch of chunks(rows)) {
       await db
         .withSchema(schema)
         .insertInto('users')
-        .values(rows)
+        .values(batch)
         .onConflict((oc) =>
           oc.column('id').doUpdateSet((eb) => ({
             name: eb.ref('excluded.name'),
@@ -132,4 +122,4 @@ export const usersProjection: Projection = {
         .execute();
     }
   },
-};
+});

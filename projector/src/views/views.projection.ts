@@ -1,8 +1,6 @@
-import type { ViewDeletedData, ViewSavedData } from '@bugtrail/domain';
-import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { chunks } from '../runtime/chunks.js';
-import type { Projection } from '../runtime/projection.js';
+import { defineProjection } from '../runtime/handlers.js';
 import type { ReadModelDb } from '../schema.js';
 import type { SavedViewsTable } from './views.tables.js';
 
@@ -11,8 +9,13 @@ type SavedViewRow = Insertable<SavedViewsTable>;
 /** The live topic of one user's saved views: read-api lets only that user hear it. */
 export const savedViewsTopic = (userId: string) => `views:${userId}`;
 
+/** A batch's changes: the last word on each view (null = deleted), by user and view. */
+export type SavedViewChanges = Map<string, { userId: string; id: string; row: SavedViewRow | null }>;
+
+const viewKey = (userId: string, viewId: string) => `${userId}\u0000${viewId}`;
+
 /** Each user's saved views (`GET /api/views`), from `ViewSaved` and `ViewDeleted`. */
-export const viewsProjection: Projection = {
+export const viewsProjection = defineProjection({
   name: 'views',
   version: 1,
   tables: ['saved_views'],
@@ -30,33 +33,32 @@ export const viewsProjection: Projection = {
     )`.execute(db);
   },
 
-  async apply(events: readonly RecordedEvent[], { db, schema, topics }) {
-    // Fold the batch in memory: the last word on each view wins (null = deleted).
-    const touched = new Map<string, { userId: string; id: string; row: SavedViewRow | null }>();
-    for (const event of events) {
-      if (event.type === 'ViewSaved') {
-        const d = event.data as ViewSavedData;
-        const row: SavedViewRow = {
-          user_id: d.userId,
-          id: d.viewId,
-          name: d.name,
-          path: d.path,
-          query: d.query,
-          created_at: event.metadata.occurredAt,
-          position: event.position,
-        };
-        touched.set(`${d.userId}\u0000${d.viewId}`, { userId: d.userId, id: d.viewId, row });
-      } else if (event.type === 'ViewDeleted') {
-        const d = event.data as ViewDeletedData;
-        touched.set(`${d.userId}\u0000${d.viewId}`, { userId: d.userId, id: d.viewId, row: null });
-      } else {
-        continue;
-      }
-      topics.add(savedViewsTopic((event.data as { userId: string }).userId));
-    }
-    if (touched.size === 0) return;
-    const kept = [...touched.values()].flatMap((t) => (t.row ? [t.row] : []));
-    const gone = [...touched.values()].filter((t) => t.row === null);
+  begin: (): SavedViewChanges => new Map(),
+  on: {
+    ViewSaved(changes, event) {
+      const d = event.data;
+      const row: SavedViewRow = {
+        user_id: d.userId,
+        id: d.viewId,
+        name: d.name,
+        path: d.path,
+        query: d.query,
+        created_at: event.metadata.occurredAt,
+        position: event.position,
+      };
+      changes.set(viewKey(d.userId, d.viewId), { userId: d.userId, id: d.viewId, row });
+    },
+    ViewDeleted(changes, event) {
+      const d = event.data;
+      changes.set(viewKey(d.userId, d.viewId), { userId: d.userId, id: d.viewId, row: null });
+    },
+  },
+
+  async write(changes, { db, schema, topics }) {
+    if (changes.size === 0) return;
+    for (const { userId } of changes.values()) topics.add(savedViewsTopic(userId));
+    const kept = [...changes.values()].flatMap((t) => (t.row ? [t.row] : []));
+    const gone = [...changes.values()].filter((t) => t.row === null);
     for (const rows of chunks(kept)) {
       await db
         .withSchema(schema)
@@ -82,4 +84,4 @@ export const viewsProjection: Projection = {
         .execute();
     }
   },
-};
+});

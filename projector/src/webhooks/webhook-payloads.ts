@@ -1,9 +1,8 @@
 import {
-  type BugEventWithMeta,
   type BugState,
   bugFieldChanges,
   type CommentAddedData,
-  evolveBug,
+  evolveBugWith,
   initialBugState,
   nameForUnknown,
   streams,
@@ -73,7 +72,7 @@ export async function webhookMessages(
     const after: BugState[] = [];
     let state = initialBugState();
     for (const event of history) {
-      state = evolveBug(state, event as unknown as BugEventWithMeta);
+      state = evolveBugWith(state, event);
       after[event.revision] = state;
       if (state.kind === 'reported') {
         userIds.add(state.reporterId);

@@ -38,7 +38,7 @@ export const auditOperations: RouteSpec[] = [
     path: '/events',
     summary: 'Every event in global order as NDJSON, for archiving',
     description:
-      'One `{ position, stream, revision, type, data, metadata, hash }` a line; continue with `after` set to the last line’s position.',
+      'One `{ position, stream, revision, type, data, metadata, hash }` a line; continue with `after` set to the last line’s position. A line of a private or team chat’s stream (`chat-{id}`, `chatmsgs-{id}`) the reader is not a participant of carries `"data": null, "redacted": true` and keeps its `hash`; `GET /api/audit/verify` still checks it on the server.',
     tags,
     roles: ['admin', 'auditor'],
     query: auditEventsQuery,

@@ -1,11 +1,21 @@
-import { isPosition } from '@bugtrail/eventstore';
+import { decodePosition, isPosition } from '@bugtrail/eventstore';
 import { z } from 'zod';
+
+/** Both halves of a position are signed 64-bit numbers in the stores (Postgres bigint, ESDB's int64). */
+const LARGEST_HALF = 0x7fffffffffffffffn;
+function fitsTheStore(position: string): boolean {
+  const [major, minor] = decodePosition(position);
+  return major <= LARGEST_HALF && minor <= LARGEST_HALF;
+}
 
 export const auditEventsQuery = z.object({
   after: z
     .string()
     .max(64)
-    .refine(isPosition, 'after must be a position (32 lowercase hex characters)')
+    .refine(
+      (value) => isPosition(value) && fitsTheStore(value),
+      'after must be a position (32 lowercase hex characters, an earlier line’s position)',
+    )
     .optional()
     .describe('Start after this position (an earlier line’s `position`); from the first event without it'),
   limit: z

@@ -6,7 +6,6 @@ import {
   ForbiddenError,
   isPreviewableImage,
   NotFoundError,
-  rolePermissions,
 } from '@bugtrail/domain';
 import { type AuthEnv, normalizeUploadKey, requireAuth } from '@bugtrail/platform';
 import { findBugFile } from '@bugtrail/projector';
@@ -59,7 +58,8 @@ export function createBugFileReadRoutes(deps: ReadApiDeps) {
     const fileId = c.req.param('fileId');
     const row = /^[\w-]{1,100}$/.test(id) ? await findBugFile(deps.db, id, fileId) : null;
     // As GET /api/bugs/{id} and its history answer: who may not see the bug learns nothing of its files.
-    if (!row || (row.deleted && !rolePermissions.readsEverything(actor))) throw new NotFoundError(bugMessages.notFound);
+    if (!row || (row.deleted && !bugPermissions.canViewHistory(actor, row)))
+      throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canViewHistory(actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
     const key = row.file && row.key ? normalizeUploadKey(row.key) : null;
     if (!row.file || !key?.startsWith('bug/')) throw new NotFoundError(bugFileMessages.notFound);

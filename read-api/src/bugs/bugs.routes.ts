@@ -1,16 +1,15 @@
 import {
-  type Actor,
   type BugDto,
   type BugState,
   bugMessages,
   bugPermissions,
-  evolveBug,
+  coversBugScope,
+  evolveBugWith,
   ForbiddenError,
   NotFoundError,
   parseStatusFilter,
   priorities,
   type Role,
-  rolePermissions,
   severities,
   streams,
   ValidationError,
@@ -30,13 +29,16 @@ import {
   findBugByNumber,
   findUser,
   isFiltered,
+  isInBugScope,
   type ListFilters,
   type ListQuery,
   listBugs,
+  listedBugScope,
   newestBugIdsAsOf,
   scopeKey,
   suggestionUsage,
   suggestionUsageAsOf,
+  visibleBugScope,
 } from '@bugtrail/projector';
 import { type Context, Hono } from 'hono';
 import { asOfQuery, effectiveAsOf } from '../as-of.js';
@@ -50,24 +52,41 @@ import { dashboardAnswer, statusSummary, toListRow } from './shapes.js';
 
 export const LIST_LIMIT_MAX = 100;
 
-/** The bugs a role's lists, summaries and dashboards cover (api.md "who sees what"). */
-export function roleScope(actor: Actor): BugScope {
-  if (rolePermissions.readsEverything(actor)) return { kind: 'all' };
-  if (actor.role === 'tester') return { kind: 'reporter', id: actor.id };
-  return { kind: 'assignee', id: actor.id };
+export type ListOptions = Omit<ListQuery, 'scope'>;
+
+/** At most this many values in one filter (each value at most FILTER_VALUE_MAX characters). */
+const FILTER_VALUES_MAX = 50;
+const FILTER_VALUE_MAX = 100;
+
+/**
+ * Every value of a filter (issue 40): the parameter repeated (`?status=Open&status=Closed`),
+ * each one also split at commas unless `whole` (a module's name may hold a comma), trimmed,
+ * blanks and repeats dropped. A spec client's one value reads as before.
+ */
+function filterValues(c: Context, field: string, whole = false, max = FILTER_VALUE_MAX): string[] {
+  const raw = c.req.queries(field) ?? [];
+  const parts = whole ? raw : raw.flatMap((value) => value.split(','));
+  const values = [...new Set(parts.map((part) => part.trim()).filter((part) => part !== ''))];
+  if (values.length > FILTER_VALUES_MAX) {
+    throw ValidationError.field(field, `${field} takes at most ${FILTER_VALUES_MAX} values`);
+  }
+  if (values.some((value) => value.length > max)) {
+    throw ValidationError.field(field, `${field} must be at most ${max} characters`);
+  }
+  return values;
 }
 
-type ListOptions = Omit<ListQuery, 'scope'>;
-
-/** A comma-separated list of words, each one of `allowed` (any case); 400 for anything else. */
-function wordList<T extends string>(raw: string | undefined, allowed: readonly T[], field: string): T[] | undefined {
-  if (!raw?.trim()) return undefined;
-  return raw.split(',').map((part) => {
-    const word = allowed.find((a) => a.toLowerCase() === part.trim().toLowerCase());
+/** Each value one of `allowed` (any case); 400 for anything else. */
+function wordList<T extends string>(values: string[], allowed: readonly T[], field: string): T[] | undefined {
+  if (values.length === 0) return undefined;
+  return values.map((part) => {
+    const word = allowed.find((a) => a.toLowerCase() === part.toLowerCase());
     if (!word) throw ValidationError.field(field, `${field} must be ${allowed.join(', ')}`);
     return word;
   });
 }
+
+const orNone = <T>(values: T[] | undefined) => (values && values.length > 0 ? values : undefined);
 
 const startOfTodayUtc = () => {
   const d = new Date();
@@ -75,10 +94,10 @@ const startOfTodayUtc = () => {
 };
 
 /** Filters, order, search and paging from the query string; 400 for anything malformed. */
-function listOptions(c: Context): ListOptions {
+export function listOptions(c: Context): ListOptions {
   const query = readQuery(c, listQuery);
-  // One status as the spec sends it, or several comma-separated.
-  const statusParts = (query.status ?? '').split(',').filter((part) => part.trim() !== '');
+  // One status as the spec sends it, or several (comma-separated or the parameter repeated).
+  const statusParts = filterValues(c, 'status');
   const statuses = [...new Set(statusParts.map((part) => parseStatusFilter(part)).filter((s) => s !== null))];
   if (statusParts.length === 0) parseStatusFilter(query.status);
   const sort: BugSort = query.sort
@@ -94,13 +113,14 @@ function listOptions(c: Context): ListOptions {
   }
   const filters: ListFilters = {
     statuses: statuses.length > 1 ? statuses : undefined,
-    priorities: wordList(query.priority, priorities, 'priority'),
-    severities: wordList(query.severity, severities, 'severity'),
-    assignee: query.assignee?.trim() || undefined,
-    reporter: query.reporter?.trim() || undefined,
-    module: query.module?.trim() || undefined,
+    priorities: wordList(filterValues(c, 'priority'), priorities, 'priority'),
+    severities: wordList(filterValues(c, 'severity'), severities, 'severity'),
+    assignees: orNone(filterValues(c, 'assignee')),
+    reporters: orNone(filterValues(c, 'reporter')),
+    modules: orNone(filterValues(c, 'module', true, 50)),
     due: query.due,
     today: startOfTodayUtc(),
+    archived: query.archived === 'true',
   };
   return {
     ...(statuses.length === 1 ? { status: statuses[0] } : {}),
@@ -151,9 +171,10 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     c: Context<AuthEnv>,
     listScope: BugScope,
     summaryScope: BugScope,
-    rowsOnlyUnlessReportedBy?: string,
+    /** What the caller may open, when the list shows more: the rest are rows only. */
+    detailScope?: BugScope,
   ) => {
-    const options: ListOptions = { ...listOptions(c), descriptionsOf: rowsOnlyUnlessReportedBy };
+    const options: ListOptions = { ...listOptions(c), descriptionsOf: detailScope };
     // The summary's counters also give the page's total when both cover the same bugs: one read, not two.
     const summary = countBugs(deps.db, summaryScope);
     const sameScope = scopeKey(listScope) === scopeKey(summaryScope);
@@ -162,7 +183,8 @@ export function createBugsRoutes(deps: ReadApiDeps) {
       summary,
     ]);
     const mine = (bug: BugDto) =>
-      rowsOnlyUnlessReportedBy === undefined || bug.createdBy._id === rowsOnlyUnlessReportedBy;
+      detailScope === undefined ||
+      isInBugScope(detailScope, { reporterId: bug.createdBy._id, assigneeIds: bug.assignedTo.map((u) => u._id) });
     return c.json({
       bugs: page.bugs.map((bug) => (mine(bug) ? bug : toListRow(bug))),
       statusSummary: statusSummary(counts),
@@ -170,13 +192,15 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     });
   };
 
-  app.get('/', (c) => withSummary(c, roleScope(c.var.actor), roleScope(c.var.actor)));
+  app.get('/', (c) => withSummary(c, visibleBugScope(c.var.actor), visibleBugScope(c.var.actor)));
 
   // A tester's all-bugs table lists every bug (rows only: the detail stays theirs).
   app.get('/all-viewable', (c) => {
     const actor = c.var.actor;
-    const scope: BugScope = actor.role === 'developer' ? roleScope(actor) : { kind: 'all' };
-    return withSummary(c, scope, scope, actor.role === 'tester' ? actor.id : undefined);
+    const scope = listedBugScope(actor);
+    const visible = visibleBugScope(actor);
+    // Rows beyond what they may open show no description (nor match a search by it).
+    return withSummary(c, scope, scope, scopeKey(scope) === scopeKey(visible) ? undefined : visible);
   });
 
   app.get('/assigned', requireRole('developer', 'admin', 'auditor'), async (c) => {
@@ -187,17 +211,18 @@ export function createBugsRoutes(deps: ReadApiDeps) {
   app.get('/user/:id', async (c) => {
     const actor = c.var.actor;
     const userId = c.req.param('id');
-    if (actor.role === 'developer') throw new ForbiddenError("You don't have permission to view these bugs");
-    if (actor.role === 'tester' && userId !== actor.id) {
+    // Only whoever may open every bug the person reported: admins and auditors, a tester their own.
+    const reported: BugScope = { kind: 'reporter', id: userId };
+    if (!coversBugScope(visibleBugScope(actor), reported)) {
       throw new ForbiddenError("You don't have permission to view these bugs");
     }
     if (!(await findUser(deps.db, userId))) throw new NotFoundError('User not found');
-    const page = await list(c, deps, { kind: 'reporter', id: userId }, listOptions(c));
+    const page = await list(c, deps, reported, listOptions(c));
     return c.json(page.bugs);
   });
 
   const dashboard = (role: Role) => async (c: Context<AuthEnv>) => {
-    const scope = roleScope(c.var.actor);
+    const scope = visibleBugScope(c.var.actor);
     const { asOf } = readQuery(c, asOfQuery);
     if (asOf) {
       // As it was then: counts from the stays, the newest bugs folded from their streams up to then.
@@ -236,8 +261,8 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     const id = c.req.param('id');
     const events = await deps.store.readStream(streams.bug(id));
     let state: BugState = { kind: 'empty' };
-    for (const e of events) state = evolveBug(state, e as never);
-    if (state.kind !== 'reported' || (state.deleted && !rolePermissions.readsEverything(actor))) {
+    for (const e of events) state = evolveBugWith(state, e);
+    if (state.kind !== 'reported' || (state.deleted && !bugPermissions.canViewHistory(actor, state))) {
       throw new NotFoundError(bugMessages.notFound);
     }
     if (!bugPermissions.canViewHistory(actor, state)) throw new ForbiddenError(bugMessages.noPermissionToView);

@@ -12,7 +12,9 @@ export const listQuery = z.object({
     .string()
     .max(50)
     .optional()
-    .describe('Open, In Progress, Closed, or Pending (= Open), Resolved (= Closed); any case; empty = all'),
+    .describe(
+      'Open, In Progress, Closed, or Pending (= Open), Resolved (= Closed); any case; empty = all. Several: comma-separated (`Open,In Progress`) or the parameter repeated; a bug matches any of them',
+    ),
   q: z.string().max(200).optional().describe('Full-text search over title and description'),
   limit: z
     .string()
@@ -30,17 +32,45 @@ export const listQuery = z.object({
     .describe(
       'The order: created (default, newest first), updated, number, title, status, priority, severity, assignees, due; a leading - sorts descending',
     ),
-  priority: z.string().max(100).optional().describe('Low, Medium, High; several comma-separated'),
-  severity: z.string().max(100).optional().describe('Minor, Major, Critical; several comma-separated'),
-  assignee: z.string().max(100).optional().describe('A developer id, or none for unassigned bugs'),
-  reporter: z.string().max(100).optional().describe('The id of who reported the bug'),
-  module: z.string().max(50).optional().describe('The module, matched whole, any case'),
+  priority: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('Low, Medium, High; several: comma-separated or the parameter repeated (a bug matches any)'),
+  severity: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('Minor, Major, Critical; several: comma-separated or the parameter repeated (a bug matches any)'),
+  assignee: z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      'A developer id, or none for unassigned bugs; several: comma-separated or the parameter repeated (a bug matches when any of them is assigned, or it is unassigned and none is among them)',
+    ),
+  reporter: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('The id of who reported the bug; several: comma-separated or the parameter repeated'),
+  module: z
+    .string()
+    .max(50)
+    .optional()
+    .describe(
+      'The module, matched whole, any case; several: the parameter repeated (`module=Login&module=Checkout`; a value is never split at commas, as a module name may hold one)',
+    ),
   due: z
     .enum(['overdue', 'week', 'none'], { error: 'due must be overdue, week or none' })
     .optional()
     .describe(
       'overdue: due before today (UTC) and not Closed; week: due today or in the next 6 days; none: no due date',
     ),
+  archived: z
+    .enum(['true', 'false'], { error: 'archived must be true or false' })
+    .optional()
+    .describe('true: the archived bugs instead (they are in no other list or count); false, the default: the others'),
 });
 
 /** An ISO 8601 date or date-time that names a real instant (no 31 February, no hour 24). */

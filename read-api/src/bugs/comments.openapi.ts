@@ -1,16 +1,5 @@
-import { forbiddenAnswer, notFoundAnswer, type RouteSpec } from '@bugtrail/platform';
+import { commentDtoSchema, forbiddenAnswer, notFoundAnswer, type RouteSpec } from '@bugtrail/platform';
 import { z } from 'zod';
-
-/** A comment as every answer shows it (api.md "People"). */
-export const commentDtoSchema = z.object({
-  _id: z.string(),
-  author: z.object({ _id: z.string(), name: z.string() }),
-  body: z.string(),
-  mentions: z.array(z.string()),
-  createdAt: z.string(),
-  editedAt: z.string().nullable(),
-  isDeleted: z.boolean(),
-});
 
 /** The comments read (comments.routes.ts), relative to its mount at /api/bugs. */
 export const bugCommentReadOperations: RouteSpec[] = [

@@ -2,7 +2,7 @@ import {
   type BugField,
   type BugState,
   bugFieldChanges,
-  evolveBug,
+  evolveBugWith,
   nameForUnknown,
   type ReportedBug,
   streamEntityId,
@@ -77,7 +77,7 @@ type HistoryEntry = z.infer<typeof historyEntrySchema>;
 function historyEntries(events: readonly RecordedEvent[], name: Names): HistoryEntry[] {
   let before: BugState = { kind: 'empty' };
   return events.map((e, i) => {
-    const after = evolveBug(before, e as never);
+    const after = evolveBugWith(before, e);
     const actorId = e.metadata.actorId;
     const entry: HistoryEntry = {
       _id: e.id,
@@ -108,7 +108,7 @@ function peopleOfStream(events: readonly RecordedEvent[]): string[] {
   let state: BugState = { kind: 'empty' };
   for (const e of events) {
     if (e.metadata.actorId) ids.push(e.metadata.actorId);
-    state = evolveBug(state, e as never);
+    state = evolveBugWith(state, e);
     ids.push(...peopleOf(state));
   }
   return ids;
@@ -152,7 +152,7 @@ export async function recentBugActivity(
     let state: BugState = { kind: 'empty' };
     const entries = historyEntries(events, name);
     events.forEach((e, i) => {
-      state = evolveBug(state, e as never);
+      state = evolveBugWith(state, e);
       const bug =
         state.kind === 'reported'
           ? { _id: state.id, title: state.title, deleted: state.deleted }
@@ -175,7 +175,7 @@ export async function bugAt(
   let revision = -1;
   for (const e of events) {
     if (Date.parse(e.metadata.occurredAt) > limit) break;
-    state = evolveBug(state, e as never);
+    state = evolveBugWith(state, e);
     revision = e.revision;
   }
   if (state.kind !== 'reported') return null;

@@ -178,6 +178,58 @@ describe('bug numbers and working lists', () => {
       expect(titles(devView.body)).toEqual(['Delta due soon']);
     });
 
+    it('takes several values per filter, the parameter repeated or comma-separated (issue 40)', async () => {
+      type Row = {
+        title: string;
+        status: string;
+        priority: string;
+        severity: string;
+        module: string | null;
+        createdBy: { _id: string };
+        assignedTo: { _id: string }[];
+      };
+      const all = (await api.get('/api/bugs?sort=number', admin.token)).body.bugs as Row[];
+      const where = (keep: (b: Row) => boolean) => all.filter(keep).map((b) => b.title);
+      const list = async (query: string) => titles((await api.get(`/api/bugs?${query}&sort=number`, admin.token)).body);
+      const statusOf = new Map(all.map((b) => [b.title, b.status]));
+      expect(await list('status=Pending&status=Resolved')).toEqual(
+        where((b) => statusOf.get(b.title) !== 'In Progress'),
+      );
+      expect(await list('status=Resolved&status=In%20Progress')).toEqual(
+        where((b) => statusOf.get(b.title) !== 'Open'),
+      );
+      expect(await list('status=Open,In%20Progress')).toEqual(where((b) => statusOf.get(b.title) !== 'Closed'));
+      expect(await list('priority=Low&priority=Medium')).toEqual(where((b) => b.priority !== 'High'));
+      expect(await list('priority=Low,Medium&severity=Minor&severity=Critical')).toEqual(
+        where((b) => b.priority !== 'High' && b.severity !== 'Major'),
+      );
+      const assigned = (b: Row, id: string) => b.assignedTo.some((a) => a._id === id);
+      expect(await list(`assignee=${lee.id}&assignee=${kim.id}`)).toEqual(
+        where((b) => assigned(b, lee.id) || assigned(b, kim.id)),
+      );
+      expect(await list(`assignee=${lee.id},none`)).toEqual(
+        where((b) => assigned(b, lee.id) || b.assignedTo.length === 0),
+      );
+      expect(await list(`reporter=${tess.id}&reporter=${admin.id}`)).toEqual(
+        where((b) => b.createdBy._id === tess.id || b.createdBy._id === admin.id),
+      );
+      expect(await list('module=DOCS&module=Nowhere')).toEqual(['Beta typo']);
+      // A module's name is never split at a comma: one value is matched whole, as before.
+      expect(await list('module=Docs,Nowhere')).toEqual([]);
+      // The total counts every page of the several-valued list.
+      const paged = await api.get(`/api/bugs?priority=Low&priority=Medium&limit=1`, admin.token);
+      expect(paged.body.total).toBe(where((b) => b.priority !== 'High').length);
+      expect(paged.body.total).toBeGreaterThan(1);
+      expect((await api.get(`/api/bugs?priority=High&priority=Urgent`, admin.token)).status).toBe(400);
+      expect((await api.get(`/api/bugs?module=Docs&module=${'m'.repeat(51)}`, admin.token)).status).toBe(400);
+      // A saved view keeps a several-valued query as it was sent.
+      const query = `status=Open&status=In%20Progress&priority=High,Low&module=Docs&module=Web`;
+      const saved = await api.post('/api/views', { name: 'Several', path: '/admin/bugs', query }, admin.token);
+      expect(saved.status).toBe(201);
+      const views = await api.get('/api/views', admin.token);
+      expect(views.body.find((v: { name: string }) => v.name === 'Several')?.query).toBe(query);
+    });
+
     it('filters by due date: this week, none, and overdue (before today, not Closed)', async () => {
       const week = await api.get('/api/bugs?due=week&sort=due', admin.token);
       expect(titles(week.body)).toEqual(['Epsilon due today', 'Delta due soon']);

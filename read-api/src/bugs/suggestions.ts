@@ -4,7 +4,6 @@ import {
   type DuplicateSuggestion,
   noSuggestions,
   type Priority,
-  rolePermissions,
   type Severity,
   type TriageRequest,
   type TriageSuggestions,
@@ -12,17 +11,18 @@ import {
   triageReasons,
   type ValueSuggestion,
 } from '@bugtrail/domain';
-import type { ReadModelDb } from '@bugtrail/projector';
-import type { Kysely } from 'kysely';
 import {
   type ActiveDeveloper,
   findActiveDevelopers,
   findClosers,
   findSimilarBugs,
   queryWords,
+  type ReadModelDb,
   type SimilarBug,
+  visibleBugScope,
   wordStats,
-} from './suggestions.queries.js';
+} from '@bugtrail/projector';
+import type { Kysely } from 'kysely';
 
 /**
  * Triage suggestions from the team's own bugs, no AI (api.md "Triage suggestions",
@@ -119,13 +119,14 @@ export async function suggestTriage(
   const title = input.title.trim();
   const description = input.description.trim();
   if (title.length < triageLimits.titleMinChars && description.length === 0) return noSuggestions;
-  const everything = rolePermissions.readsEverything(actor);
-  const own = everything ? undefined : actor.id;
+  // Duplicates and descriptions: the bugs the caller may open, when that is not every bug.
+  const visible = visibleBugScope(actor);
+  const own = visible.kind === 'all' ? undefined : visible;
   const [words, stats] = await Promise.all([queryWords(db, title, description), wordStats(db)]);
   if (words.length === 0) return noSuggestions;
   const [team, mine] = await Promise.all([
     findSimilarBugs(db, { title, description, ...(own ? { descriptionsOf: own } : {}) }, words, stats),
-    own ? findSimilarBugs(db, { title, description, reportedBy: own, descriptionsOf: own }, words, stats) : null,
+    own ? findSimilarBugs(db, { title, description, within: own, descriptionsOf: own }, words, stats) : null,
   ]);
   const teamRanked = ranked(team);
   const duplicates: DuplicateSuggestion[] = ranked(mine ?? team)

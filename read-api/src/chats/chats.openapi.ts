@@ -31,7 +31,8 @@ export const chatReadOperations: RouteSpec[] = [
     summary: "The AI model picker's choices",
     description:
       "The spec's four names and every model the configured providers listed at the assistant's start " +
-      '(`listed`, with the provider). A chat may be set to any of `models`; `claude-*` goes to Anthropic when it is set up.',
+      '(`listed`, with the provider). A chat may be set to any of `models`; `claude-*` goes to Anthropic when it is set up. ' +
+      '`configured`: whether any provider is set up (without one, no message gets an answer).',
     tags,
     responses: {
       200: {
@@ -39,6 +40,8 @@ export const chatReadOperations: RouteSpec[] = [
         schema: z.object({
           models: z.array(z.string()),
           listed: z.array(z.object({ id: z.string(), provider: z.enum(['openai', 'anthropic']) })),
+          /** Whether any provider is set up; without one the assistant answers nothing. */
+          configured: z.boolean(),
         }),
       },
     },

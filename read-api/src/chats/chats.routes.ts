@@ -24,7 +24,9 @@ export function createChatsRoutes(deps: ReadApiDeps) {
   // Before /:id: the chat model picker's choices (the spec's four, and what configured providers list).
   app.get('/ai-models', async (c) => {
     const listed = await aiModelCatalog.list(deps.pool);
-    return c.json({ models: [...new Set([...aiModels, ...listed.map((model) => model.id)])], listed });
+    // No provider: the assistant answers nothing, and the client says so once (settings, chat).
+    const configured = Boolean(deps.config.ai.openai || deps.config.ai.anthropic);
+    return c.json({ models: [...new Set([...aiModels, ...listed.map((model) => model.id)])], listed, configured });
   });
 
   app.get('/:id', async (c) => {

@@ -73,6 +73,7 @@ export function formatRow(position: string, names: readonly { kind: string; name
 }
 
 /** Sent to every stream when the server shuts down: reconnect after a second. */
+const RECHECK_FRAME = new TextEncoder().encode(': your access changed; reconnect\nretry: 1000\n\n');
 const SHUTDOWN_FRAME = new TextEncoder().encode(': the server is shutting down; reconnect\nretry: 1000\n\n');
 
 export function formatControl(event: 'ready' | 'reset', position: string): string {
@@ -418,7 +419,10 @@ export class LiveHub {
     void check()
       .catch(() => false)
       .then((isAuthorized) => {
-        if (!isAuthorized) subscriber.close('graceful');
+        if (isAuthorized) return;
+        // Reconnect soon: with the user's current rights, or to hear the 401 of a revoked credential.
+        subscriber.enqueue(RECHECK_FRAME);
+        subscriber.close('graceful');
       });
   }
 

@@ -1,3 +1,4 @@
+import type { Actor } from '@bugtrail/domain';
 import { type AuthEnv, bearerToken, requireAuth } from '@bugtrail/platform';
 import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
@@ -82,9 +83,11 @@ export function createLiveRoutes(deps: ReadApiDeps, hub = new LiveHub(deps.pool,
     subscription = hub.subscribe(actor, sink, {
       lastEventId,
       onClose: release,
+      // The credential still works and still carries the rights the stream was opened with:
+      // a role change (or later a lost membership) ends it, and the client reconnects with its new rights.
       isStillAuthorized: () =>
         deps.tokens.verify(token).then(
-          () => true,
+          (current) => hasSameRights(actor, current),
           () => false,
         ),
     });
@@ -103,4 +106,14 @@ export function createLiveRoutes(deps: ReadApiDeps, hub = new LiveHub(deps.pool,
     hub.close();
   };
   return { app, hub, close };
+}
+
+/**
+ * Whether what a stream may hear is unchanged: its topic filters are functions of the
+ * actor's id and role (and an API token's scope), so a stream opened with other rights must
+ * be opened again. Re-asked on every revocation notice, which a role change, a deactivation
+ * or a password change sends on every replica.
+ */
+export function hasSameRights(opened: Actor, current: Actor): boolean {
+  return opened.id === current.id && opened.role === current.role && opened.apiToken?.scope === current.apiToken?.scope;
 }

@@ -1,4 +1,4 @@
-import { type Actor, rolePermissions } from '@bugtrail/domain';
+import { type Actor, bugPermissions } from '@bugtrail/domain';
 import { isInAudience, type Topic } from './topics.js';
 
 /**
@@ -31,10 +31,13 @@ export class TopicFilterRegistry {
 
 /** api.md "who sees what", for the bug and user topics. */
 export function registerDefaultTopicFilters(registry: TopicFilterRegistry): void {
-  // Admins and auditors see every bug; others only bugs in their lists before or after the change.
-  registry.register('bug', (actor, topic) => rolePermissions.readsEverything(actor) || isInAudience(actor.id, topic));
+  // The bugs' visibility rule (domain bugs/permissions.ts): those who see every bug, and the
+  // bug's audience before or after the change (removals arrive too).
+  registry.register('bug', (actor, topic) =>
+    bugPermissions.hearsOf(actor, { ids: topic.audience, isPublic: topic.isPublic }),
+  );
   // A tester's all-viewable list shows every row; a developer's lists never show foreign bugs.
-  registry.register('bugs', (actor) => rolePermissions.readsEverything(actor) || actor.role === 'tester');
+  registry.register('bugs', (actor) => bugPermissions.hearsOfEveryBug(actor));
   registry.register('user', () => true);
   registry.register('users', () => true);
   // The admin invite codes list (api.md "People"): admins only.

@@ -116,6 +116,7 @@ describe('GET /api/openapi.json', () => {
       'reporter',
       'module',
       'due',
+      'archived',
       'X-Min-Position',
     ]);
     expect(doc.paths['/api/bugs/{id}'].get.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true });

@@ -27,6 +27,7 @@ describe('exports (xlsx)', () => {
   let dev: TestUser;
   const bugId = randomUUID();
   const deletedId = randomUUID();
+  const closedId = randomUUID();
 
   beforeAll(async () => {
     t = await startTestSystem();
@@ -47,10 +48,29 @@ describe('exports (xlsx)', () => {
           severity: 'Critical',
           dueDate: '2031-01-02T00:00:00.000Z',
           assigneeIds: [dev.id],
+          module: 'Checkout',
         },
         { at: '2030-05-06T07:08:09.000Z' },
       ),
     );
+    await appendAndSettle(t, `bug-${closedId}`, [
+      ...reportBug(
+        {
+          bugId: closedId,
+          number: 43,
+          reporterId: tester.id,
+          title: 'Fixed one',
+          description: 'Closed',
+          assigneeIds: [],
+        },
+        { at: '2030-05-07T09:00:00.000Z' },
+      ),
+      event(
+        'BugStatusChanged',
+        { bugId: closedId, from: 'Open', to: 'Closed' },
+        { actorId: admin.id, at: '2030-05-07T10:00:00.000Z' },
+      ),
+    ]);
     await appendAndSettle(t, `bug-${deletedId}`, [
       ...reportBug(
         { bugId: deletedId, reporterId: tester.id, title: 'Gone', description: 'A deleted bug', assigneeIds: [dev.id] },
@@ -78,32 +98,76 @@ describe('exports (xlsx)', () => {
     );
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="bug_details.xlsx"');
     const rows = await sheetRows(body);
+    // The number first (a project key column goes after it later), then what people read; the id last.
     expect(rows[0]).toEqual([
-      'ID',
+      'Number',
       'Title',
-      'Description',
+      'Status',
       'Priority',
       'Severity',
-      'Status',
+      'Module',
+      'Reporter',
+      'Assignees',
       'Created',
       'Due',
-      'Assignees',
-      'Number',
+      'Closed',
+      'Description',
+      'ID',
     ]);
-    expect(rows).toHaveLength(2);
-    const [id, title, description, priority, severity, status, created, due, assignees, number] = rows[1]!;
-    expect({ id, title, description, priority, severity, status, assignees, number }).toEqual({
-      id: bugId,
+    const closedRow = rows.find((r) => r[12] === closedId)!;
+    const row = rows.find((r) => r[12] === bugId)!;
+    expect(rows).toHaveLength(3);
+    const [number, title, status, priority, severity, module, reporter, assignees, created, due, closed, description] =
+      row;
+    expect({ number, title, status, priority, severity, module, reporter, assignees, closed, description }).toEqual({
+      number: 42,
       title: "'=cmd|calc!A1 looks harmless",
-      description: "'-2+3 is shown as a formula\nsecond line",
+      status: 'Pending',
       priority: 'High',
       severity: 'Critical',
-      status: 'Open',
+      module: 'Checkout',
+      reporter: "'=Tess HYPERLINK",
       assignees: 'Dev Uno',
-      number: 42,
+      closed: undefined,
+      description: "'-2+3 is shown as a formula\nsecond line",
     });
     expect((created as Date).toISOString()).toBe('2030-05-06T07:08:09.000Z');
     expect((due as Date).toISOString()).toBe('2031-01-02T00:00:00.000Z');
+    expect(closedRow[2]).toBe('Resolved');
+    expect((closedRow[10] as Date).toISOString()).toBe('2030-05-07T10:00:00.000Z');
+  });
+
+  it("exports what the list shows: the list's filters, search and order", async () => {
+    const list = async (query: string) => {
+      const response = await fetch(`${t.url}/api/bugs?${query}`, {
+        headers: { authorization: `Bearer ${admin.token}` },
+      });
+      return ((await response.json()) as { bugs: { _id: string }[] }).bugs.map((b) => b._id);
+    };
+    const exported = async (query: string) => {
+      const { response, body } = await download(t, `/api/reports/export/bugs?${query}`, admin.token);
+      expect(response.status).toBe(200);
+      return (await sheetRows(body)).slice(1).map((r) => r[12]);
+    };
+    for (const query of [
+      'status=Resolved',
+      'priority=High',
+      'q=harmless',
+      'module=checkout',
+      'sort=number',
+      'sort=-number',
+      '',
+    ]) {
+      const shown = await list(query);
+      expect(await exported(query), query).toEqual(shown);
+    }
+    expect(await exported('status=Closed')).toEqual([closedId]);
+    expect(await exported('status=Open&priority=High')).toEqual([bugId]);
+    // A bad filter is the list's 400, not a file.
+    const bad = await fetch(`${t.url}/api/reports/export/bugs?priority=Urgent`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(bad.status).toBe(400);
   });
 
   it('exports users with their counts', async () => {
@@ -113,7 +177,7 @@ describe('exports (xlsx)', () => {
     const rows = await sheetRows(body);
     expect(rows[0]).toEqual(['Name', 'Email', 'Role', 'Reported', 'Assigned', 'Open', 'In Progress', 'Resolved']);
     const byEmail = new Map(rows.slice(1).map((r) => [r[1], r]));
-    expect(byEmail.get(tester.email)).toEqual(["'=Tess HYPERLINK", tester.email, 'tester', 1, 0, 0, 0, 0]);
+    expect(byEmail.get(tester.email)).toEqual(["'=Tess HYPERLINK", tester.email, 'tester', 2, 0, 0, 0, 0]);
     expect(byEmail.get(dev.email)).toEqual(['Dev Uno', dev.email, 'developer', 0, 1, 1, 0, 0]);
     expect(rows).toHaveLength(4);
   });
@@ -156,10 +220,10 @@ describe('exports (xlsx)', () => {
     expect(await t.system.changeFeed.waitFor(positions.sort().at(-1)!, 30_000)).toBe(true);
     const { body } = await download(t, '/api/reports/export/bugs', admin.token);
     const rows = await sheetRows(body);
-    expect(rows).toHaveLength(many + 2);
-    // Oldest first: the bulk bugs (2029, one a second) precede the first bug (2030).
-    expect(rows.slice(1, many + 1).map((r) => r[1])).toEqual(events.map((_, i) => `Bulk bug ${i}`));
-    expect(rows[many + 1]![0]).toBe(bugId);
-    expect(new Set(rows.slice(1).map((r) => r[0])).size).toBe(many + 1);
+    expect(rows).toHaveLength(many + 3);
+    // The list's order, newest first: the two 2030 bugs, then the bulk bugs (2029, one a second) backwards.
+    expect(rows.slice(1, 3).map((r) => r[12])).toEqual([closedId, bugId]);
+    expect(rows.slice(3).map((r) => r[1])).toEqual(events.map((_, i) => `Bulk bug ${i}`).reverse());
+    expect(new Set(rows.slice(1).map((r) => r[12])).size).toBe(many + 2);
   });
 });

@@ -1,6 +1,17 @@
+import { statusDisplayName } from '@bugtrail/domain/vocabulary';
 import { type AuthEnv, requireAuth, requireRole } from '@bugtrail/platform';
-import { bugPages, countUserBugs, listUsersPage, noUserBugCounts } from '@bugtrail/projector';
+import {
+  closedAtOf,
+  countUserBugs,
+  decodeCursor,
+  defaultBugSort,
+  listBugs,
+  listUsersPage,
+  noUserBugCounts,
+  visibleBugScope,
+} from '@bugtrail/projector';
 import { Hono } from 'hono';
+import { type ListOptions, listOptions } from '../bugs/bugs.routes.js';
 import type { ReadApiDeps } from '../deps.js';
 import { xlsxResponse } from './xlsx.js';
 
@@ -13,21 +24,41 @@ export function createReportsRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps.tokens), requireRole('admin', 'auditor'));
 
-  app.get('/export/bugs', () => {
+  /**
+   * The admin's bug list as it shows (issue 40): the same filters, search and order as
+   * `GET /api/bugs` (cursor pages of the list's own query, so memory stays flat), the
+   * number first, then the columns people read; the id last, for tools that join on it.
+   */
+  app.get('/export/bugs', (c) => {
+    const options = listOptions(c);
+    // The bugs the caller may see (every bug: only admins and auditors reach this route).
+    const scope = visibleBugScope(c.var.actor);
     async function* rows() {
-      for await (const page of bugPages(deps.db, PAGE)) {
-        yield page.map((b) => ({
-          id: b._id,
+      let cursor: ListOptions['cursor'];
+      for (;;) {
+        const page = await listBugs(deps.db, { ...options, scope, limit: PAGE, cursor });
+        const closed = await closedAtOf(
+          deps.db,
+          page.bugs.filter((b) => b.status === 'Closed').map((b) => b._id),
+        );
+        yield page.bugs.map((b) => ({
+          number: b.number,
           title: b.title,
-          description: b.description,
+          status: statusDisplayName(b.status),
           priority: b.priority,
           severity: b.severity,
-          status: b.status,
+          module: b.module ?? '',
+          reporter: b.createdBy.name,
+          assignees: b.assignedTo.map((u) => u.name).join(', '),
           created: date(b.createdAt),
           due: date(b.dueDate),
-          assignees: b.assignedTo.map((u) => u.name).join(', '),
-          number: b.number,
+          closed: closed.get(b._id) ?? '',
+          description: b.description,
+          id: b._id,
         }));
+        if (!page.nextCursor) return;
+        cursor = decodeCursor(page.nextCursor, (options.sort ?? defaultBugSort).key) ?? undefined;
+        if (!cursor) return;
       }
     }
     return xlsxResponse(
@@ -35,17 +66,19 @@ export function createReportsRoutes(deps: ReadApiDeps) {
       {
         name: 'Bugs',
         columns: [
-          { header: 'ID', key: 'id', width: 38 },
+          { header: 'Number', key: 'number', width: 10 },
           { header: 'Title', key: 'title', width: 40 },
-          { header: 'Description', key: 'description', width: 60 },
+          { header: 'Status', key: 'status', width: 12 },
           { header: 'Priority', key: 'priority', width: 10 },
           { header: 'Severity', key: 'severity', width: 10 },
-          { header: 'Status', key: 'status', width: 12 },
+          { header: 'Module', key: 'module', width: 16 },
+          { header: 'Reporter', key: 'reporter', width: 24 },
+          { header: 'Assignees', key: 'assignees', width: 40 },
           { header: 'Created', key: 'created', width: 22 },
           { header: 'Due', key: 'due', width: 22 },
-          { header: 'Assignees', key: 'assignees', width: 40 },
-          // Last, so clients reading the spec's columns by position read them where they were.
-          { header: 'Number', key: 'number', width: 10 },
+          { header: 'Closed', key: 'closed', width: 22 },
+          { header: 'Description', key: 'description', width: 60 },
+          { header: 'ID', key: 'id', width: 38 },
         ],
       },
       rows(),

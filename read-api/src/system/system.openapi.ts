@@ -1,4 +1,4 @@
-import type { RouteSpec } from '@bugtrail/platform';
+import { errorAnswer, type RouteSpec } from '@bugtrail/platform';
 import { z } from 'zod';
 
 /** /health, /ready and /metrics (system.routes.ts), mounted at the root; every server answers them. */
@@ -43,6 +43,8 @@ export const systemOperations: RouteSpec[] = [
     path: '/metrics',
     operationId: 'getPrometheusMetrics',
     summary: 'Prometheus metrics of this process: requests per route, latency, projector lag, live clients',
+    description:
+      'Answers only to loopback addresses and those `METRICS_ALLOW` lists (addresses or CIDRs), judged by the connection’s own address (never `X-Forwarded-For`); anyone else gets 404.',
     tags: ['system'],
     auth: false,
     responses: {
@@ -51,6 +53,7 @@ export const systemOperations: RouteSpec[] = [
         contentType: 'text/plain; version=0.0.4',
         schema: z.string(),
       },
+      404: errorAnswer('The caller’s address is neither loopback nor in `METRICS_ALLOW`'),
     },
   },
 ];

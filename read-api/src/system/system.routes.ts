@@ -9,7 +9,11 @@ const READY_MAX_SECONDS_BEHIND = 30;
 
 /** /health, /ready (the read models reachable and caught up) and /metrics. */
 export function createSystemRoutes(deps: ReadApiDeps) {
-  return createOpsRoutes({ metrics: deps.metrics, readiness: () => readModelReadiness(deps) });
+  return createOpsRoutes({
+    metrics: deps.metrics,
+    readiness: () => readModelReadiness(deps),
+    metricsAllow: deps.config.metricsAllow,
+  });
 }
 
 async function readModelReadiness(deps: ReadApiDeps): Promise<Readiness> {

@@ -35,6 +35,25 @@ export const profileOperations: RouteSpec[] = [
   },
   {
     method: 'get',
+    path: '/mail',
+    summary: 'Whether this server mails at all (SMTP_URL set): without it, clients offer no mail choices',
+    tags: ['auth'],
+    responses: {
+      200: { description: 'Whether mail is configured', schema: z.object({ configured: z.boolean() }) },
+    },
+  },
+  {
+    method: 'get',
+    path: '/signup-policy',
+    summary: 'Who may sign up: anyone (open, the default) or only people an admin invited (invitation)',
+    tags: ['auth'],
+    auth: false,
+    responses: {
+      200: { description: 'The policy', schema: z.object({ mode: z.enum(['open', 'invitation']) }) },
+    },
+  },
+  {
+    method: 'get',
     path: '/invite-codes',
     summary: 'Live admin invite codes (admin): never the code itself',
     tags: ['auth'],
@@ -49,6 +68,7 @@ export const profileOperations: RouteSpec[] = [
               createdBy: z.object({ _id: z.string(), name: z.string() }).nullable(),
               createdAt: z.string(),
               expiresAt: z.string(),
+              role: z.enum(['admin', 'tester', 'developer']),
             }),
           ),
         }),

@@ -7,6 +7,7 @@ import {
   listLiveInviteCodes,
   listUsers,
   noUserBugCounts,
+  readSignupPolicy,
   type UserRow,
 } from '@bugtrail/projector';
 import { Hono } from 'hono';
@@ -22,7 +23,7 @@ export const userRowToDto = (row: UserRow) =>
     deactivated: row.deactivated,
   });
 
-/** GET /api/auth/profile */
+/** GET /api/auth/profile (the caller) and GET /api/auth/mail (whether this server mails at all). */
 export function createProfileRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
   app.get('/profile', requireAuth(deps.tokens), async (c) => {
@@ -30,6 +31,9 @@ export function createProfileRoutes(deps: ReadApiDeps) {
     if (!row) throw new NotFoundError('User not found');
     return c.json({ user: { ...userRowToDto(row), preferences: { email: row.email_preference } } });
   });
+  // Whether anything is mailed at all (SMTP_URL): without it the client offers no mail choices.
+  // Its own route: the spec pins the profile answer to `{ user }`.
+  app.get('/mail', requireAuth(deps.tokens), (c) => c.json({ configured: Boolean(deps.config.smtpUrl) }));
   // The admin's invite codes (api.md "People"): live ones only, never the code itself.
   app.get('/invite-codes', requireAuth(deps.tokens), requireRole('admin'), async (c) => {
     const codes = await listLiveInviteCodes(deps.db, new Date());
@@ -40,8 +44,15 @@ export function createProfileRoutes(deps: ReadApiDeps) {
         createdBy: code.createdBy ? { _id: code.createdBy.id, name: code.createdBy.name } : null,
         createdAt: code.createdAt.toISOString(),
         expiresAt: code.expiresAt.toISOString(),
+        role: code.role,
       })),
     });
+  });
+  // Who may sign up (issue 40): public, as the signup page asks before anyone has an account.
+  app.get('/signup-policy', async (c) => {
+    const policy = await readSignupPolicy(deps.db);
+    c.header('Cache-Control', 'no-store');
+    return c.json({ mode: policy.mode });
   });
   return app;
 }

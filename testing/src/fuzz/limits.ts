@@ -5,8 +5,11 @@ export const FUZZ_RATE_LIMITS: Config['rateLimits'] = {
   failedLoginsPerAccount: 1_000_000_000,
   failedLoginsPerIp: 1_000_000_000,
   wrongInviteCodesPerIp: 1_000_000_000,
+  wrongInviteCodesTotal: 1_000_000_000,
   anonymousUploadsPerIp: 1_000_000_000,
   windowSeconds: 900,
+  forgotMailsPerAccount: 1_000_000_000,
+  forgotMailsPerIp: 1_000_000_000,
   sseConnectionsPerUser: 1_000,
 };
 
@@ -15,7 +18,10 @@ export const TIGHT_RATE_LIMITS: Config['rateLimits'] = {
   failedLoginsPerAccount: 3,
   failedLoginsPerIp: 6,
   wrongInviteCodesPerIp: 3,
+  wrongInviteCodesTotal: 6,
   anonymousUploadsPerIp: 4,
   windowSeconds: 900,
+  forgotMailsPerAccount: 3,
+  forgotMailsPerIp: 6,
   sseConnectionsPerUser: 1,
 };

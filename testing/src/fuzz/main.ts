@@ -71,6 +71,8 @@ async function main(): Promise<number> {
   let stopSystem: (() => Promise<void>) | null = null;
   let url = args.url;
   const log = process.env.FUZZ_LOG ? createWriteStream(process.env.FUZZ_LOG) : null;
+  // A log that cannot be written is said once; the run goes on (no unheard 'error' event ends it).
+  log?.once('error', (error) => process.stderr.write(`FUZZ_LOG cannot be written: ${error.message}\n`));
   try {
     if (!url) {
       process.stdout.write('starting a throwaway Bugtrail (embedded PostgreSQL)…\n');

@@ -1,11 +1,33 @@
-import { useQuery } from '@tanstack/react-query';
+import { aiAssistantTexts } from '@bugtrail/domain/vocabulary';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { SelectField, TextAreaField } from '../components/ui/field';
 import { api } from '../lib/api';
+import { queryKeys } from '../lib/query-keys';
 import { type AiAssistantSettings, aiModels } from './types';
 
-/** GET /api/chats/ai-models: the spec's four names and what the configured providers list. */
-type AiModelChoices = { models: string[]; listed: { id: string; provider: 'openai' | 'anthropic' }[] };
+/**
+ * GET /api/chats/ai-models: the spec's four names, what the configured providers list, and
+ * whether any provider is set up (an older server leaves it out: taken as set up).
+ */
+type AiModelChoices = {
+  models: string[];
+  listed: { id: string; provider: 'openai' | 'anthropic' }[];
+  configured?: boolean;
+};
+
+const aiModelChoicesQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.chats.aiModels,
+    queryFn: () => api<AiModelChoices>('/api/chats/ai-models'),
+    staleTime: 5 * 60_000,
+  });
+
+/** True only when the server says no AI provider is set up: then the assistant answers nothing. */
+export function useIsAiUnavailable(): boolean {
+  const { data } = useQuery(aiModelChoicesQuery());
+  return data?.configured === false;
+}
 
 const providerLabel = { openai: 'AI endpoint', anthropic: 'Anthropic' } as const;
 
@@ -15,11 +37,7 @@ const providerLabel = { openai: 'AI endpoint', anthropic: 'Anthropic' } as const
  * Without an answer (offline, an old server), the spec's four.
  */
 function useModelOptions(current: string) {
-  const { data } = useQuery({
-    queryKey: ['chats', 'ai-models'],
-    queryFn: () => api<AiModelChoices>('/api/chats/ai-models'),
-    staleTime: 5 * 60_000,
-  });
+  const { data } = useQuery(aiModelChoicesQuery());
   const listed = new Map((data?.listed ?? []).map((model) => [model.id, model.provider]));
   const names = [...new Set([...(data?.models ?? aiModels), current])];
   return names.map((name) => {
@@ -44,8 +62,15 @@ export function AiSettingsFields({
 }) {
   const enabledId = useId();
   const modelOptions = useModelOptions(value.model);
+  const isUnavailable = useIsAiUnavailable();
   return (
     <div className="space-y-4">
+      {/* Said here, once, instead of as an answer to every message. */}
+      {isUnavailable ? (
+        <p role="note" className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {aiAssistantTexts.noProvider}
+        </p>
+      ) : null}
       <label htmlFor={enabledId} className="flex items-center gap-3 text-sm font-medium text-slate-700">
         <input
           id={enabledId}

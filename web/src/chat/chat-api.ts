@@ -1,23 +1,16 @@
 import { infiniteQueryOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { api } from '../lib/api';
-import { CHAT_LIST_REFRESH_MS } from './chat-format';
+import { queryKeys } from '../lib/query-keys';
 import type { AiAssistantSettings, Chat, ChatType, ChatUser, Message, MessagePage } from './types';
 
-/** Query keys per ADR 004: ['chats'], ['chat', id], ['chat', id, 'messages']. */
-export const chatKeys = {
-  list: ['chats'] as const,
-  detail: (id: string) => ['chat', id] as const,
-  messages: (id: string) => ['chat', id, 'messages'] as const,
-  /** Under ['users'], so a `users` topic refreshes the picker too. */
-  directory: ['users', 'chat-directory'] as const,
-};
-
 const base = '/api/chats';
+/** How often the open list refreshes its unread counts and last messages. */
+export const CHAT_LIST_REFRESH_MS = 60_000;
 const chatPath = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
 export const chatListQuery = (enabled: boolean) =>
   queryOptions({
-    queryKey: chatKeys.list,
+    queryKey: queryKeys.chats.list,
     queryFn: ({ signal }) => api<Chat[]>(base, { signal }),
     refetchInterval: enabled ? CHAT_LIST_REFRESH_MS : false,
     refetchIntervalInBackground: false,
@@ -26,23 +19,40 @@ export const chatListQuery = (enabled: boolean) =>
 
 export const chatQuery = (id: string) =>
   queryOptions({
-    queryKey: chatKeys.detail(id),
+    queryKey: queryKeys.chats.detail(id),
     queryFn: ({ signal }) => api<Chat>(chatPath(id), { signal }),
   });
 
 export const messagesQuery = (id: string) =>
   infiniteQueryOptions({
-    queryKey: chatKeys.messages(id),
+    queryKey: queryKeys.chats.messages(id),
     queryFn: ({ pageParam, signal }) => api<MessagePage>(`${chatPath(id)}/messages?page=${pageParam}`, { signal }),
     initialPageParam: 1,
     getNextPageParam: (last, _all, lastParam) => (last?.hasMore ? lastParam + 1 : undefined),
     staleTime: 0,
   });
 
+/** The chat named by a chats page's `?chat=` (what it opens), else undefined. */
+export function chatIdFrom(search: Record<string, unknown>): string | undefined {
+  return typeof search.chat === 'string' && search.chat ? search.chat : undefined;
+}
+
+/**
+ * The chats pages' loader: the list, and the chat the address opens with its first page of
+ * messages, fetched while the page's code loads. This module stays light (no date library):
+ * loaders are part of the route tree every page loads.
+ */
+export function prefetchChatPage(client: QueryClient, chatId: string | undefined): void {
+  void client.prefetchQuery(chatListQuery(true));
+  if (!chatId) return;
+  void client.prefetchQuery(chatQuery(chatId));
+  void client.prefetchInfiniteQuery(messagesQuery(chatId));
+}
+
 /** GET /users (the chat path): everyone, as {_id, name}. */
 export const chatDirectoryQuery = () =>
   queryOptions({
-    queryKey: chatKeys.directory,
+    queryKey: queryKeys.users.chatDirectory,
     queryFn: ({ signal }) => api<ChatUser[]>('/users', { signal }),
     staleTime: 60_000,
   });
@@ -91,7 +101,7 @@ type Pages = { pages: MessagePage[]; pageParams: unknown[] };
 
 /** Puts a message the server answered into the newest page, once. */
 export function addMessageToCache(client: QueryClient, chatId: string, message: Message) {
-  client.setQueryData<Pages>(chatKeys.messages(chatId), (data) => {
+  client.setQueryData<Pages>(queryKeys.chats.messages(chatId), (data) => {
     if (!data || data.pages.length === 0) return data;
     if (data.pages.some((page) => page.messages.some((m) => m._id === message._id))) return data;
     const [first, ...rest] = data.pages;
@@ -105,7 +115,7 @@ export function patchMessageInCache(
   messageId: string,
   patch: (m: Message) => Message,
 ) {
-  client.setQueryData<Pages>(chatKeys.messages(chatId), (data) =>
+  client.setQueryData<Pages>(queryKeys.chats.messages(chatId), (data) =>
     data
       ? {
           ...data,
@@ -134,5 +144,7 @@ export function flattenMessages(data: Pages | undefined): Message[] {
 }
 
 export function patchChatInList(client: QueryClient, chatId: string, patch: (chat: Chat) => Chat) {
-  client.setQueryData<Chat[]>(chatKeys.list, (list) => list?.map((chat) => (chat._id === chatId ? patch(chat) : chat)));
+  client.setQueryData<Chat[]>(queryKeys.chats.list, (list) =>
+    list?.map((chat) => (chat._id === chatId ? patch(chat) : chat)),
+  );
 }

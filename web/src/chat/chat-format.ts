@@ -5,7 +5,6 @@ import type { Attachment, Chat, ChatUser, LastMessage } from './types';
 export const PREVIEW_LENGTH = 30;
 export const NEAR_BOTTOM_PX = 50;
 export const NEAR_TOP_PX = 100;
-export const CHAT_LIST_REFRESH_MS = 60_000;
 export const MAX_ATTACHMENTS = 5;
 export const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
 

@@ -1,14 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { Avatar } from '../components/ui/avatar';
 import { Button } from '../components/ui/button';
 import { TextField } from '../components/ui/field';
 import { Modal } from '../components/ui/modal';
+import { useKnownEmails } from '../components/ui/person-name';
 import { Tabs } from '../components/ui/tabs';
+import { queryKeys } from '../lib/query-keys';
 import { AiSettingsFields } from './ai-settings-fields';
-import { type ChatUpdate, chatDirectoryQuery, chatKeys, deleteChat, updateChat } from './chat-api';
-import { chatTexts, isChatAdmin, type Members, memberIds, toggleAdmin, toggleParticipant } from './chat-format';
+import { type ChatUpdate, chatDirectoryQuery, deleteChat, updateChat } from './chat-api';
+import { chatTexts, isChatAdmin, type Members, memberIds } from './chat-format';
+import { ChatMembersTab } from './chat-members-tab';
 import { type AiAssistantSettings, type Chat, type ChatUser, chatTypeLabel } from './types';
 
 type TabValue = 'general' | 'members' | 'ai' | 'danger';
@@ -28,6 +30,7 @@ export function ChatSettingsDialog({
 }) {
   const client = useQueryClient();
   const isAdmin = isChatAdmin(chat, meId);
+  const emails = useKnownEmails();
   const [tab, setTab] = useState<TabValue>('general');
   const [name, setName] = useState(chat.name);
   const [members, setMembers] = useState<Members>({ participants: [], admins: [] });
@@ -52,9 +55,9 @@ export function ChatSettingsDialog({
     mutationFn: (update: ChatUpdate) => updateChat(chat._id, update),
     onSuccess: (answer) => {
       if (answer && typeof answer === 'object' && '_id' in answer)
-        client.setQueryData(chatKeys.detail(chat._id), answer);
-      void client.invalidateQueries({ queryKey: chatKeys.detail(chat._id), exact: true });
-      void client.invalidateQueries({ queryKey: chatKeys.list });
+        client.setQueryData(queryKeys.chats.detail(chat._id), answer);
+      void client.invalidateQueries({ queryKey: queryKeys.chats.detail(chat._id), exact: true });
+      void client.invalidateQueries({ queryKey: queryKeys.chats.list });
       onClose();
     },
     // Spec §8: settings failures are only logged.
@@ -64,9 +67,9 @@ export function ChatSettingsDialog({
   const remove = useMutation({
     mutationFn: () => deleteChat(chat._id),
     onSuccess: () => {
-      client.setQueryData<Chat[]>(chatKeys.list, (list) => list?.filter((c) => c._id !== chat._id));
-      client.removeQueries({ queryKey: chatKeys.detail(chat._id) });
-      void client.invalidateQueries({ queryKey: chatKeys.list });
+      client.setQueryData<Chat[]>(queryKeys.chats.list, (list) => list?.filter((c) => c._id !== chat._id));
+      client.removeQueries({ queryKey: queryKeys.chats.detail(chat._id) });
+      void client.invalidateQueries({ queryKey: queryKeys.chats.list });
       onClose();
       onDeleted(chat._id);
     },
@@ -98,19 +101,7 @@ export function ChatSettingsDialog({
     ...(isAdmin ? [{ value: 'danger', label: 'Danger' }] : []),
   ];
 
-  // Participants first, then everyone else (admins may add them).
   const directory: ChatUser[] = users.data ?? [];
-  const known = new Map<string, ChatUser>(directory.map((user) => [user._id, user]));
-  for (const entry of [...chat.participants, ...chat.admins]) {
-    if (typeof entry !== 'string' && !known.has(entry._id)) known.set(entry._id, entry);
-  }
-  const rows = [...known.values()]
-    .filter((user) => isAdmin || members.participants.includes(user._id))
-    .sort((a, b) => {
-      const pa = members.participants.includes(a._id) ? 0 : 1;
-      const pb = members.participants.includes(b._id) ? 0 : 1;
-      return pa - pb || a.name.localeCompare(b.name);
-    });
 
   return (
     <Modal
@@ -154,68 +145,15 @@ export function ChatSettingsDialog({
         ) : null}
 
         {tab === 'members' ? (
-          <div className="space-y-3">
-            {!isAdmin ? (
-              <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800">
-                {chatTexts.onlyAdminsParticipants}
-              </p>
-            ) : null}
-            <div className="max-h-72 overflow-y-auto rounded-lg border border-slate-200">
-              <table className="w-full table-fixed text-sm">
-                <thead className="sticky top-0 bg-slate-50 text-left text-xs text-slate-500">
-                  <tr>
-                    <th className="px-3 py-2 font-medium">Member</th>
-                    <th className="w-22 px-1 py-2 text-center font-medium">Participant</th>
-                    <th className="w-16 px-1 py-2 text-center font-medium">Admin</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {rows.map((user) => {
-                    const isIn = members.participants.includes(user._id);
-                    const isAdm = members.admins.includes(user._id);
-                    return (
-                      <tr key={user._id} data-member-id={user._id}>
-                        <td className="px-3 py-2">
-                          <span className="flex min-w-0 items-center gap-2">
-                            <Avatar user={user} size="xs" />
-                            <span className="truncate text-slate-800">
-                              {user.name}
-                              {user._id === meId ? <span className="text-slate-500"> (you)</span> : null}
-                            </span>
-                          </span>
-                        </td>
-                        <td className="px-1 py-2 text-center">
-                          <input
-                            type="checkbox"
-                            aria-label={`${user.name} is a participant`}
-                            checked={isIn}
-                            disabled={!isAdmin}
-                            onChange={(event) =>
-                              setMembers((m) => toggleParticipant(m, user._id, event.target.checked))
-                            }
-                            className="size-4 accent-brand-600"
-                          />
-                        </td>
-                        <td className="px-1 py-2 text-center">
-                          <input
-                            type="checkbox"
-                            aria-label={`${user.name} is an admin`}
-                            checked={isAdm}
-                            disabled={!isAdmin || !isIn}
-                            onChange={(event) => setMembers((m) => toggleAdmin(m, user._id, event.target.checked))}
-                            className="size-4 accent-brand-600"
-                          />
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-            {isAdmin && members.admins.length === 0 ? (
-              <p className="text-sm text-rose-600">A chat needs at least one admin.</p>
-            ) : null}
-          </div>
+          <ChatMembersTab
+            chat={chat}
+            directory={directory}
+            members={members}
+            setMembers={setMembers}
+            isAdmin={isAdmin}
+            meId={meId}
+            emails={emails}
+          />
         ) : null}
 
         {tab === 'ai' ? (

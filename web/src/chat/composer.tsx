@@ -1,12 +1,14 @@
-import { FileText, Paperclip, SendHorizontal, X } from 'lucide-react';
+import { Paperclip, SendHorizontal } from 'lucide-react';
 import { type ChangeEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { Avatar } from '../components/ui/avatar';
-import { cx } from '../components/ui/cx';
+import { flushSync } from 'react-dom';
+import { useKnownEmails } from '../components/ui/person-name';
 import { notify } from '../lib/notify';
-import { checkAttachments, formatBytes, MAX_ATTACHMENTS, mentionedIds, mentionQueryAt, truncate } from './chat-format';
+import { checkAttachments, MAX_ATTACHMENTS, mentionedIds, mentionQueryAt } from './chat-format';
+import { MentionSuggestions } from './mention-suggestions';
+import { type Picked, PickedFiles, revokeAll } from './picked-files';
+import { ReplyBanner } from './reply-banner';
 import type { ChatUser, Message } from './types';
 
-type Picked = { id: string; file: File; preview: string | null };
 export type ComposerSend = { content: string; mentions: string[]; replyTo: Message | null; files: File[] };
 
 type ComposerProps = {
@@ -22,11 +24,8 @@ type ComposerProps = {
 const previewable = /^image\/(png|jpe?g|gif|webp|avif|bmp)$/i;
 let pickCounter = 0;
 
-function revokeAll(files: Picked[]) {
-  for (const f of files) if (f.preview) URL.revokeObjectURL(f.preview);
-}
-
 export function Composer({ chatId, members, replyTo, onCancelReply, onSend }: ComposerProps) {
+  const emails = useKnownEmails();
   const [text, setText] = useState('');
   const [files, setFiles] = useState<Picked[]>([]);
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
@@ -82,13 +81,13 @@ export function Composer({ chatId, members, replyTo, onCancelReply, onSend }: Co
     const caret = el.selectionStart ?? text.length;
     const insert = `@${user.name} `;
     const next = text.slice(0, mention.start) + insert + text.slice(caret);
-    setText(next);
     setMention(null);
     const position = mention.start + insert.length;
-    requestAnimationFrame(() => {
-      el.focus();
-      el.setSelectionRange(position, position);
-    });
+    // Committed now, the caret with it: a key typed right after the pick lands after the name.
+    // (Placed on the next frame, the caret jumped back over what a fast typist had typed since.)
+    flushSync(() => setText(next));
+    el.focus();
+    el.setSelectionRange(position, position);
   };
 
   const addFiles = (event: ChangeEvent<HTMLInputElement>) => {
@@ -180,94 +179,21 @@ export function Composer({ chatId, members, replyTo, onCancelReply, onSend }: Co
     }
   };
 
-  const replyName = replyTo ? (replyTo.isAIMessage ? 'AI Assistant' : (replyTo.sender?.name ?? 'Unknown')) : '';
-
   return (
     <div className="border-t border-slate-200 bg-white px-3 py-3 sm:px-4">
-      {replyTo ? (
-        <div
-          className="mb-2 flex items-start gap-2 rounded-lg border-l-4 border-brand-500 bg-brand-50 px-3 py-2 text-xs"
-          data-testid="reply-banner"
-        >
-          <div className="min-w-0 flex-1">
-            <p className="font-semibold text-brand-800">Replying to {replyName}</p>
-            <p className="truncate text-slate-600">
-              {replyTo.isDeleted
-                ? 'This message was deleted'
-                : truncate((replyTo.content || 'Attachment').replace(/\s+/g, ' '), 80)}
-            </p>
-          </div>
-          <button
-            type="button"
-            onClick={onCancelReply}
-            aria-label="Cancel reply"
-            className="rounded p-0.5 text-slate-500 hover:bg-white"
-          >
-            <X className="size-4" />
-          </button>
-        </div>
-      ) : null}
+      {replyTo ? <ReplyBanner replyTo={replyTo} onCancelReply={onCancelReply} /> : null}
 
-      {files.length > 0 ? (
-        <ul className="mb-2 flex flex-wrap gap-2" aria-label="Files to send">
-          {files.map((f) => (
-            <li key={f.id} className="relative">
-              {f.preview ? (
-                <img
-                  src={f.preview}
-                  alt={f.file.name}
-                  className="size-16 rounded-lg object-cover ring-1 ring-slate-200"
-                />
-              ) : (
-                <span className="flex h-16 w-36 flex-col justify-center gap-0.5 rounded-lg bg-slate-100 px-2.5 text-xs text-slate-700 ring-1 ring-slate-200">
-                  <span className="flex items-center gap-1 font-medium">
-                    <FileText className="size-3.5 shrink-0" />
-                    <span className="truncate">{f.file.name}</span>
-                  </span>
-                  <span className="text-slate-500">{formatBytes(f.file.size)}</span>
-                </span>
-              )}
-              <button
-                type="button"
-                onClick={() => removeFile(f.id)}
-                aria-label={`Remove ${f.file.name}`}
-                className="absolute -top-1.5 -right-1.5 inline-flex size-5 items-center justify-center rounded-full bg-slate-800 text-white shadow hover:bg-rose-600"
-              >
-                <X className="size-3" />
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {files.length > 0 ? <PickedFiles files={files} onRemove={removeFile} /> : null}
 
       <div className="relative flex items-end gap-2">
         {mention && suggestions.length > 0 ? (
-          <div
-            id={listId}
-            role="listbox"
-            aria-label="Mention someone"
-            className="absolute bottom-full left-0 z-10 mb-2 max-h-56 w-64 max-w-full overflow-y-auto rounded-xl bg-white py-1 shadow-xl ring-1 ring-slate-200"
-          >
-            {suggestions.map((user, index) => (
-              <div
-                key={user._id}
-                role="option"
-                tabIndex={-1}
-                aria-selected={index === active}
-                onMouseDown={(event) => {
-                  event.preventDefault();
-                  pickMention(user);
-                }}
-                className={cx(
-                  'flex w-full cursor-pointer items-center gap-2 px-3 py-1.5 text-left text-sm',
-                  index === active ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-50',
-                )}
-              >
-                <Avatar user={user} size="xs" />
-                <span className="truncate">{user.name}</span>
-              </div>
-            ))}
-          </div>
+          <MentionSuggestions
+            listId={listId}
+            suggestions={suggestions}
+            active={active}
+            emails={emails}
+            onPick={pickMention}
+          />
         ) : null}
         <input
           ref={fileInput}

@@ -5,8 +5,9 @@ import { SelectField, TextField } from '../components/ui/field';
 import { Modal } from '../components/ui/modal';
 import { messageOf } from '../lib/api';
 import { notify } from '../lib/notify';
+import { queryKeys } from '../lib/query-keys';
 import { AiSettingsFields } from './ai-settings-fields';
-import { type ChatDraft, chatDirectoryQuery, chatKeys, createChat } from './chat-api';
+import { type ChatDraft, chatDirectoryQuery, createChat } from './chat-api';
 import { chatTexts } from './chat-format';
 import { MemberPicker } from './member-picker';
 import { type AiAssistantSettings, type Chat, type ChatType, chatDefaults, chatTypeLabel, chatTypes } from './types';
@@ -47,11 +48,11 @@ export function CreateChatDialog({
   const create = useMutation({
     mutationFn: (draft: ChatDraft) => createChat(draft),
     onSuccess: (chat) => {
-      client.setQueryData<Chat[]>(chatKeys.list, (list) =>
+      client.setQueryData<Chat[]>(queryKeys.chats.list, (list) =>
         list ? [chat, ...list.filter((c) => c._id !== chat._id)] : [chat],
       );
-      client.setQueryData(chatKeys.detail(chat._id), chat);
-      void client.invalidateQueries({ queryKey: chatKeys.list });
+      client.setQueryData(queryKeys.chats.detail(chat._id), chat);
+      void client.invalidateQueries({ queryKey: queryKeys.chats.list });
       onCreated(chat);
     },
     onError: (error) => notify.error(messageOf(error, chatTexts.createFailed)),

@@ -2,6 +2,7 @@ import { Search } from 'lucide-react';
 import { useState } from 'react';
 import { Avatar } from '../components/ui/avatar';
 import { controlClass } from '../components/ui/field';
+import { PersonName, useKnownEmails } from '../components/ui/person-name';
 import { Spinner } from '../components/ui/spinner';
 import type { ChatUser } from './types';
 
@@ -20,9 +21,13 @@ export function MemberPicker({
   excludeId?: string;
 }) {
   const [query, setQuery] = useState('');
+  const emails = useKnownEmails();
   const shown = users
     .filter((user) => user._id !== excludeId)
-    .filter((user) => user.name.toLowerCase().includes(query.trim().toLowerCase()));
+    .filter((user) => {
+      const needle = query.trim().toLowerCase();
+      return user.name.toLowerCase().includes(needle) || Boolean(emails.get(user._id)?.toLowerCase().includes(needle));
+    });
   return (
     <fieldset className="space-y-2">
       <legend className="mb-1.5 block text-sm font-medium text-slate-700">
@@ -58,7 +63,7 @@ export function MemberPicker({
                     className="size-4 rounded border-slate-300 accent-brand-600"
                   />
                   <Avatar user={user} size="xs" />
-                  <span className="truncate text-slate-800">{user.name}</span>
+                  <PersonName name={user.name} email={emails.get(user._id)} />
                 </label>
               </li>
             ))}

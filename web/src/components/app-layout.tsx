@@ -107,10 +107,14 @@ export function AppLayout({ area: role, children }: { area: Role; children?: Rea
             type="button"
             onClick={() => setPaletteOpen(true)}
             className="ml-auto flex h-9 shrink-0 items-center gap-2 rounded-lg border whitespace-nowrap border-slate-200 bg-slate-50 px-3 text-sm text-slate-500 hover:border-slate-300 hover:bg-white sm:w-72"
-            aria-label="Search bugs and pages"
+            aria-keyshortcuts="Control+K"
           >
-            <Search className="size-4" />
-            <span className="hidden sm:inline">Search bugs and pages…</span>
+            {/* Named by its own words (WCAG 2.5.3): a label apart from the visible text would not contain "Ctrl K". */}
+            <Search className="size-4" aria-hidden="true" />
+            <span className="hidden sm:inline">
+              Search bugs and pages<span aria-hidden="true">…</span>
+            </span>
+            <span className="sr-only sm:hidden">Search bugs and pages</span>
             <kbd className="ml-auto hidden rounded border border-slate-200 bg-white px-1.5 text-[11px] font-medium text-slate-500 sm:inline">
               Ctrl K
             </kbd>
@@ -118,7 +122,9 @@ export function AppLayout({ area: role, children }: { area: Role; children?: Rea
           <LiveIndicator />
           <NotificationBell role={user.role} />
           <ThemeToggle />
-          <Link to="/profile" aria-label="Profile and appearance" className="hidden rounded-full sm:inline-flex">
+          <Link to="/profile" className="hidden rounded-full sm:inline-flex">
+            {/* Named by words of its own, not a label over the initials it shows (WCAG 2.5.3). */}
+            <span className="sr-only">Profile and appearance</span>
             <Avatar user={user} size="sm" />
           </Link>
         </header>

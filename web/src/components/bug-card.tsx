@@ -17,7 +17,7 @@ export function BugCard({
   onDelete?: () => void;
 }) {
   return (
-    <article className="group relative flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-xs transition hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-md has-focus-visible:ring-2 has-focus-visible:ring-brand-500">
+    <article className="group relative flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-xs transition hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-md has-focus-visible:ring-2 has-focus-visible:ring-brand-500">
       <div className="flex items-start justify-between gap-3">
         <div className="flex items-center gap-2">
           {bug.number ? <span className="font-mono text-xs text-slate-500">#{bug.number}</span> : null}
@@ -34,20 +34,24 @@ export function BugCard({
           </button>
         ) : null}
       </div>
-      <h3 className="mt-3 line-clamp-2 text-base font-semibold text-slate-900">
-        <button type="button" onClick={onOpen} className="text-left after:absolute after:inset-0 focus:outline-none">
+      <h3 className="mt-3 line-clamp-2 text-base font-semibold wrap-anywhere text-slate-900">
+        <button
+          type="button"
+          onClick={onOpen}
+          className="max-w-full text-left wrap-anywhere after:absolute after:inset-0 focus:outline-none"
+        >
           {bugTitle(bug)}
         </button>
       </h3>
-      <p className="mt-1.5 line-clamp-2 flex-1 text-sm text-slate-500">{bug.description}</p>
+      <p className="mt-1.5 line-clamp-2 flex-1 text-sm wrap-anywhere text-slate-500">{bug.description}</p>
       <div className="mt-4 flex flex-wrap gap-1.5">
         <PriorityBadge priority={bug.priority} />
         <SeverityBadge severity={bug.severity} />
       </div>
       <div className="mt-4 flex items-center justify-between gap-3 border-t border-slate-100 pt-4 text-xs text-slate-500">
         <div className="flex min-w-0 flex-col gap-1">
-          <span className="flex items-center gap-1.5 truncate">
-            <Layers className="size-3.5" /> {bugModule(bug)}
+          <span className="flex min-w-0 items-center gap-1.5 wrap-anywhere">
+            <Layers className="size-3.5 shrink-0" /> {bugModule(bug)}
           </span>
           <span className="flex items-center gap-1.5">
             <CalendarClock className="size-3.5" /> Due {formatDate(bug.dueDate)}

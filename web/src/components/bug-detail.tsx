@@ -1,26 +1,42 @@
-import { CalendarClock, CalendarDays, CheckCircle2, Circle, Layers, Link as LinkIcon, User } from 'lucide-react';
-import type { ReactNode } from 'react';
-import { bugModule, bugTitle, checklistProgress, formatDate, formatDateTime, reporterName } from '../lib/format';
+import { CheckCircle2, Circle } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { bugTitle, checklistProgress, formatDateTime } from '../lib/format';
 import type { Bug, Role } from '../lib/types';
 import { AsOfBug } from './bug-activity/as-of-bug';
-import { BugCode } from './bug-code/bug-code';
-import { BugFiles } from './bug-files/bug-files';
-import { isOverdue } from './bug-list/list-search';
-import { Avatar } from './ui/avatar';
+import { BugDetailSidebar } from './bug-detail-sidebar';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 import { Card, CardHeader } from './ui/card';
 import { cx } from './ui/cx';
 
-export function Meta({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
+/**
+ * A step's tick box. It shows the new tick in the same render as the click: the saved checklist
+ * arrives a moment later (the optimistic patch waits for in-flight reads to be cancelled), and a
+ * controlled box would jump back until then. It follows the saved value whenever that changes,
+ * so a refused save puts it back.
+ */
+export function StepCheckbox({
+  item,
+  onToggle,
+  disabled,
+}: {
+  item: { completed: boolean; text: string };
+  onToggle: () => void;
+  disabled?: boolean;
+}) {
+  const [shown, setShown] = useState(item.completed);
+  useEffect(() => setShown(item.completed), [item.completed]);
   return (
-    // dt and dd sit right in the group, as a definition list wants them; the icon takes the first column.
-    <div className="grid grid-cols-[auto_minmax(0,1fr)] items-start gap-x-3">
-      <span className="row-span-2 mt-0.5 text-slate-400" aria-hidden="true">
-        {icon}
-      </span>
-      <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
-      <dd className="mt-0.5 text-sm font-medium break-words text-slate-900 [overflow-wrap:anywhere]">{children}</dd>
-    </div>
+    <input
+      type="checkbox"
+      checked={shown}
+      disabled={disabled}
+      onChange={() => {
+        setShown(!shown);
+        onToggle();
+      }}
+      aria-label={`${shown ? 'Untick' : 'Tick'} ${item.text}`}
+      className="mt-0.5 size-4 shrink-0 accent-lime-600"
+    />
   );
 }
 
@@ -92,7 +108,7 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion, onToggleItem }: B
                 <SeverityBadge severity={bug.severity} />
               </div>
             </div>
-            {actions ? <div className="flex shrink-0 flex-wrap gap-2">{actions}</div> : null}
+            {actions ? <div className="flex min-w-0 flex-wrap gap-2 sm:max-w-sm sm:justify-end">{actions}</div> : null}
           </div>
           <h2 className="mt-8 text-sm font-semibold text-slate-900">Description</h2>
           <p className="mt-2 text-sm leading-6 break-words whitespace-pre-wrap text-slate-600 [overflow-wrap:anywhere]">
@@ -116,33 +132,13 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion, onToggleItem }: B
                     className="flex items-start gap-3 rounded-lg border border-slate-100 px-3 py-2.5"
                   >
                     {onToggleItem ? (
-                      <input
-                        type="checkbox"
-                        checked={item.completed}
-                        onChange={() => onToggleItem(index)}
-                        aria-label={`${item.completed ? 'Untick' : 'Tick'} ${item.text}`}
-                        className="mt-0.5 size-4 shrink-0 accent-lime-600"
-                      />
+                      <StepCheckbox item={item} onToggle={() => onToggleItem(index)} />
                     ) : item.completed ? (
                       <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-lime-600" aria-label="Completed" />
                     ) : (
                       <Circle className="mt-0.5 size-4 shrink-0 text-slate-300" aria-label="Not completed" />
                     )}
-                    <div className="min-w-0 flex-1">
-                      <p
-                        className={cx(
-                          'text-sm [overflow-wrap:anywhere]',
-                          item.completed ? 'text-slate-500 line-through' : 'text-slate-800',
-                        )}
-                      >
-                        {item.text}
-                      </p>
-                      {showCompletion && item.completed ? (
-                        <p className="mt-0.5 text-xs text-slate-500">
-                          Completed by {item.completedBy?.name ?? 'N/A'} on {formatDateTime(item.completedAt)}
-                        </p>
-                      ) : null}
-                    </div>
+                    <ChecklistItemText item={item} showCompletion={showCompletion} />
                   </li>
                 ))}
               </ol>
@@ -150,67 +146,34 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion, onToggleItem }: B
           </div>
         </Card>
       </div>
-      <div className="min-w-0 space-y-6">
-        <Card className="p-5">
-          <dl className="grid gap-4">
-            <Meta icon={<User className="size-4" />} label="Reported by">
-              {reporterName(bug.createdBy)}
-            </Meta>
-            <Meta icon={<CalendarDays className="size-4" />} label="Reported on">
-              {formatDate(bug.createdAt)}
-            </Meta>
-            <Meta icon={<CalendarClock className="size-4" />} label="Due date">
-              {isOverdue(bug) ? (
-                <span className="text-rose-700">{formatDate(bug.dueDate)} · Overdue</span>
-              ) : (
-                formatDate(bug.dueDate)
-              )}
-            </Meta>
-            <Meta icon={<Layers className="size-4" />} label="Module">
-              {bugModule(bug)}
-            </Meta>
-          </dl>
-        </Card>
-        <Card>
-          <CardHeader title="Assigned To" />
-          <ul className="space-y-3 p-5">
-            {bug.assignedTo.length === 0 ? (
-              <li className="text-sm text-slate-500">Unassigned</li>
-            ) : (
-              bug.assignedTo.map((user) => (
-                <li key={user._id} className="flex items-center gap-3">
-                  <Avatar user={user} size="sm" />
-                  <span className="text-sm font-medium text-slate-800">{user.name}</span>
-                </li>
-              ))
-            )}
-          </ul>
-        </Card>
-        <Card>
-          <CardHeader title="Attachments" />
-          <ul className="space-y-2 p-5">
-            {bug.attachments.length === 0 ? (
-              <li className="text-sm text-slate-500">No attachments</li>
-            ) : (
-              bug.attachments.map((link) => (
-                <li key={link} className="flex items-center gap-2 text-sm">
-                  <LinkIcon className="size-4 shrink-0 text-slate-400" />
-                  <a
-                    href={link}
-                    target="_blank"
-                    rel="noreferrer noopener"
-                    className="min-w-0 truncate text-brand-700 hover:underline"
-                  >
-                    {link}
-                  </a>
-                </li>
-              ))
-            )}
-          </ul>
-        </Card>
-        <BugFiles bug={bug} />
-        <BugCode bug={bug} />
-      </div>
+      <BugDetailSidebar bug={bug} />
+    </div>
+  );
+}
+
+/** A checklist step's text, struck through when done, with who completed it and when. */
+export function ChecklistItemText({
+  item,
+  showCompletion,
+}: {
+  item: Bug['checklist'][number];
+  showCompletion?: boolean | undefined;
+}) {
+  return (
+    <div className="min-w-0 flex-1">
+      <p
+        className={cx(
+          'text-sm [overflow-wrap:anywhere]',
+          item.completed ? 'text-slate-500 line-through' : 'text-slate-800',
+        )}
+      >
+        {item.text}
+      </p>
+      {showCompletion && item.completed ? (
+        <p className="mt-0.5 text-xs text-slate-500">
+          Completed by {item.completedBy?.name ?? 'N/A'} on {formatDateTime(item.completedAt)}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -118,8 +118,8 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
               }
             }}
             role="combobox"
-            aria-expanded="true"
-            aria-controls={listId}
+            aria-expanded={items.length > 0}
+            aria-controls={items.length > 0 ? listId : undefined}
             aria-activedescendant={items[active] ? `${listId}-${active}` : undefined}
             aria-label="Search bugs and pages"
             placeholder="Jump to a bug by title, or a page…"
@@ -127,13 +127,14 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
           />
           {search.isFetching ? <Spinner className="size-4 text-brand-600" /> : null}
         </div>
-        <div id={listId} role="listbox" className="max-h-80 overflow-y-auto p-2">
-          {items.length === 0 ? (
-            <li className="px-3 py-8 text-center text-sm text-slate-500">
-              {search.isFetching ? 'Searching…' : 'No results'}
-            </li>
-          ) : (
-            items.map((item, index) => (
+        {items.length === 0 ? (
+          // Not inside the listbox: a listbox holds options only (axe aria-required-children).
+          <p role="status" className="px-5 py-10 text-center text-sm text-slate-500">
+            {search.isFetching ? 'Searching…' : 'No results'}
+          </p>
+        ) : (
+          <div id={listId} role="listbox" aria-label="Results" className="max-h-80 overflow-y-auto p-2">
+            {items.map((item, index) => (
               <div
                 key={item.key}
                 id={`${listId}-${index}`}
@@ -159,9 +160,9 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
                 <span className="text-xs text-slate-600">{item.hint}</span>
                 {index === active ? <CornerDownLeft className="size-3.5 text-slate-400" /> : null}
               </div>
-            ))
-          )}
-        </div>
+            ))}
+          </div>
+        )}
       </div>
     </div>,
     document.body,

@@ -5,6 +5,7 @@ import { developersQuery } from '../lib/queries';
 import type { UserRef } from '../lib/types';
 import { Avatar } from './ui/avatar';
 import { cx } from './ui/cx';
+import { PersonName } from './ui/person-name';
 import { Skeleton } from './ui/skeleton';
 
 /** A searchable checkbox list of developers; `known` keeps already-assigned people visible. */
@@ -84,10 +85,7 @@ export function DeveloperPicker({
                     {isChecked ? <Check className="size-3" strokeWidth={3} /> : null}
                   </span>
                   <Avatar user={dev} size="xs" />
-                  <span className="min-w-0 flex-1 truncate font-medium text-slate-800">{dev.name}</span>
-                  {dev.email ? (
-                    <span className="hidden truncate text-xs text-slate-600 sm:inline">{dev.email}</span>
-                  ) : null}
+                  <PersonName name={dev.name} email={dev.email} />
                 </label>
               </li>
             );

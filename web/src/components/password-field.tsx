@@ -1,24 +1,31 @@
 import { Eye, EyeOff } from 'lucide-react';
-import { type InputHTMLAttributes, useId, useState } from 'react';
+import { type InputHTMLAttributes, type ReactNode, useId, useState } from 'react';
 import { controlClass, FieldShell } from './ui/field';
 
 export function PasswordField({
   label,
   error,
+  hint,
+  wrapperClassName,
   id,
   ...rest
-}: { label: string; error?: string | undefined } & InputHTMLAttributes<HTMLInputElement>) {
+}: {
+  label: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+  wrapperClassName?: string;
+} & InputHTMLAttributes<HTMLInputElement>) {
   const auto = useId();
   const fieldId = id ?? auto;
   const [isVisible, setVisible] = useState(false);
   return (
-    <FieldShell label={label} error={error} id={fieldId}>
+    <FieldShell label={label} error={error} hint={hint} id={fieldId} className={wrapperClassName}>
       <div className="relative">
         <input
           id={fieldId}
           type={isVisible ? 'text' : 'password'}
           aria-invalid={!!error || undefined}
-          aria-describedby={error ? `${fieldId}-error` : undefined}
+          aria-describedby={error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined}
           className={`${controlClass(!!error)} h-10 pr-10`}
           {...rest}
         />

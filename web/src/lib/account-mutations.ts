@@ -1,6 +1,7 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, setToken } from './api';
 import { notify } from './notify';
+import { queryKeys } from './query-keys';
 import type { User } from './types';
 
 /**
@@ -53,9 +54,9 @@ const updateProfile = (userId: string, change: ProfileChange) =>
  */
 function applyAnswer(client: QueryClient, answer: ProfileAnswer) {
   if (answer.token) setToken(answer.token);
-  client.setQueryData<User>(['profile'], (me) => (me ? { ...me, ...answer.user } : answer.user));
-  void client.invalidateQueries({ queryKey: ['profile'] });
-  void client.invalidateQueries({ queryKey: ['users'] });
+  client.setQueryData<User>(queryKeys.profile.self, (me) => (me ? { ...me, ...answer.user } : answer.user));
+  void client.invalidateQueries({ queryKey: queryKeys.profile.self });
+  void client.invalidateQueries({ queryKey: queryKeys.users.all });
 }
 
 /** Name and email; `currentPassword` goes along when the email changes. */

@@ -1,6 +1,7 @@
 import { type QueryClient, type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, isQueuedOffline, messageOf, setToken } from './api';
 import { notify as toast } from './notify';
+import { queryKeys } from './query-keys';
 import type {
   Bug,
   BugPage,
@@ -15,8 +16,8 @@ import type {
 
 /** Every cached copy of one bug (detail and list rows), patched the same way. */
 function patchBug(client: QueryClient, id: string, patch: (bug: Bug) => Bug) {
-  client.setQueryData<Bug>(['bug', id], (bug) => (bug ? patch(bug) : bug));
-  client.setQueriesData<{ pages: BugPage[]; pageParams: unknown[] }>({ queryKey: ['bugs'] }, (data) => {
+  client.setQueryData<Bug>(queryKeys.bug.detail(id), (bug) => (bug ? patch(bug) : bug));
+  client.setQueriesData<{ pages: BugPage[]; pageParams: unknown[] }>({ queryKey: queryKeys.bugs.all }, (data) => {
     if (!data || !Array.isArray((data as { pages?: unknown }).pages)) return data;
     return {
       ...data,
@@ -30,9 +31,9 @@ function patchBug(client: QueryClient, id: string, patch: (bug: Bug) => Bug) {
 
 /** The bug's title as the caches know it, to name a command that has to wait offline. */
 function bugName(client: QueryClient, id: string): string {
-  let title = client.getQueryData<Bug>(['bug', id])?.title;
+  let title = client.getQueryData<Bug>(queryKeys.bug.detail(id))?.title;
   if (!title)
-    for (const [, data] of client.getQueriesData<{ pages?: BugPage[] }>({ queryKey: ['bugs'] })) {
+    for (const [, data] of client.getQueriesData<{ pages?: BugPage[] }>({ queryKey: queryKeys.bugs.all })) {
       title = data?.pages?.flatMap((page) => page.bugs).find((bug) => bug._id === id)?.title;
       if (title) break;
     }
@@ -41,17 +42,20 @@ function bugName(client: QueryClient, id: string): string {
 
 type Snapshot = [QueryKey, unknown][];
 function snapshot(client: QueryClient, id: string): Snapshot {
-  return [...client.getQueriesData({ queryKey: ['bug', id] }), ...client.getQueriesData({ queryKey: ['bugs'] })];
+  return [
+    ...client.getQueriesData({ queryKey: queryKeys.bug.detail(id) }),
+    ...client.getQueriesData({ queryKey: queryKeys.bugs.all }),
+  ];
 }
 function restore(client: QueryClient, saved: Snapshot) {
   for (const [key, data] of saved) client.setQueryData(key, data);
 }
 
 function refreshBugs(client: QueryClient, id?: string) {
-  if (id) void client.invalidateQueries({ queryKey: ['bug', id] });
-  void client.invalidateQueries({ queryKey: ['bugs'] });
-  void client.invalidateQueries({ queryKey: ['dashboard'] });
-  void client.invalidateQueries({ queryKey: ['users'] });
+  if (id) void client.invalidateQueries({ queryKey: queryKeys.bug.detail(id) });
+  void client.invalidateQueries({ queryKey: queryKeys.bugs.all });
+  void client.invalidateQueries({ queryKey: queryKeys.dashboard.all });
+  void client.invalidateQueries({ queryKey: queryKeys.users.all });
 }
 
 export type BugPayload = Record<string, unknown>;
@@ -89,7 +93,23 @@ export function useUpdateBug(id: string) {
     },
     onSuccess: (answer) => {
       if (isQueuedOffline(answer)) return;
-      if (answer?.bug) client.setQueryData(['bug', id], answer.bug);
+      if (answer?.bug) client.setQueryData(queryKeys.bug.detail(id), answer.bug);
+      refreshBugs(client, id);
+    },
+  });
+}
+
+/** Archive a closed bug or restore it (admins): it leaves or rejoins the lists and counts. */
+export function useArchiveBug(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (archived: boolean) =>
+      api<{ message: string; bug: Bug }>(`/api/bugs/${encodeURIComponent(id)}/archived`, {
+        method: 'PUT',
+        body: { archived },
+      }),
+    onSuccess: (answer) => {
+      if (answer?.bug) client.setQueryData(queryKeys.bug.detail(id), answer.bug);
       refreshBugs(client, id);
     },
   });
@@ -105,7 +125,7 @@ export function useDeleteBug() {
       }),
     onSuccess: (answer, id) => {
       if (isQueuedOffline(answer)) return;
-      client.removeQueries({ queryKey: ['bug', id] });
+      client.removeQueries({ queryKey: queryKeys.bug.detail(id) });
       refreshBugs(client);
     },
   });
@@ -122,8 +142,8 @@ export function useUpdateStatus() {
         offlineLabel: `Status of ${bugName(client, id)} to ${status}`,
       }),
     onMutate: async ({ id, status }) => {
-      await client.cancelQueries({ queryKey: ['bug', id] });
-      await client.cancelQueries({ queryKey: ['bugs'] });
+      await client.cancelQueries({ queryKey: queryKeys.bug.detail(id) });
+      await client.cancelQueries({ queryKey: queryKeys.bugs.all });
       const saved = snapshot(client, id);
       patchBug(client, id, (bug) => ({ ...bug, status }));
       return { saved };
@@ -159,8 +179,8 @@ export function useUpdateChecklist(currentUser: { _id: string; name: string }) {
         offlineLabel: `Checklist of ${bugName(client, id)}`,
       }),
     onMutate: async ({ id, checklist }) => {
-      await client.cancelQueries({ queryKey: ['bug', id] });
-      await client.cancelQueries({ queryKey: ['bugs'] });
+      await client.cancelQueries({ queryKey: queryKeys.bug.detail(id) });
+      await client.cancelQueries({ queryKey: queryKeys.bugs.all });
       const saved = snapshot(client, id);
       patchBug(client, id, (bug) => ({ ...bug, checklist }));
       return { saved };
@@ -213,14 +233,14 @@ export function useChangeRole() {
       if (answer.token) {
         setToken(answer.token);
         // The new role now, before anyone routes on it (the guards read this cache); the refetch confirms it.
-        client.setQueryData<User>(['profile'], (me) => (me ? { ...me, ...answer.user } : answer.user));
-        void client.invalidateQueries({ queryKey: ['profile'] });
+        client.setQueryData<User>(queryKeys.profile.self, (me) => (me ? { ...me, ...answer.user } : answer.user));
+        void client.invalidateQueries({ queryKey: queryKeys.profile.self });
       }
       // The team list shows the new role at once; the refetch brings the rest.
-      client.setQueryData<TeamMember[]>(['users'], (team) =>
+      client.setQueryData<TeamMember[]>(queryKeys.users.all, (team) =>
         team?.map((member) => (member._id === answer.user._id ? { ...member, role: answer.user.role } : member)),
       );
-      void client.invalidateQueries({ queryKey: ['users'] });
+      void client.invalidateQueries({ queryKey: queryKeys.users.all });
     },
   });
 }
@@ -245,23 +265,25 @@ export function useUpdateEmailPreference(userId: string) {
         offline: 'fail',
       }),
     onMutate: async (email) => {
-      await client.cancelQueries({ queryKey: ['profile'] });
-      const saved = client.getQueryData<User>(['profile']);
-      client.setQueryData<User>(['profile'], (me) => (me ? { ...me, preferences: { ...me.preferences, email } } : me));
+      await client.cancelQueries({ queryKey: queryKeys.profile.self });
+      const saved = client.getQueryData<User>(queryKeys.profile.self);
+      client.setQueryData<User>(queryKeys.profile.self, (me) =>
+        me ? { ...me, preferences: { ...me.preferences, email } } : me,
+      );
       return { saved };
     },
     onError: (error, _email, context) => {
-      if (context?.saved) client.setQueryData(['profile'], context.saved);
+      if (context?.saved) client.setQueryData(queryKeys.profile.self, context.saved);
       toast.error(messageOf(error, preferenceTexts.failed));
     },
     onSuccess: (answer) => {
-      client.setQueryData<User>(['profile'], (me) =>
+      client.setQueryData<User>(queryKeys.profile.self, (me) =>
         me && answer?.preferences ? { ...me, preferences: answer.preferences } : me,
       );
       toast.success(preferenceTexts.saved);
     },
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: ['profile'] });
+      void client.invalidateQueries({ queryKey: queryKeys.profile.self });
     },
   });
 }

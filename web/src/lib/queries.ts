@@ -1,16 +1,17 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from './api';
+import { queryKeys } from './query-keys';
 import type { Bug, BugPage, Dashboard, Role, TeamMember, UserRef } from './types';
 
 /**
  * One factory per read model; keys follow ADR 004 so the live stream can invalidate
- * ['bug', id], ['bugs', ...], ['dashboard', role], ['users'], ['profile'].
+ * queryKeys.bug.detail(id), ['bugs', ...], queryKeys.dashboard.role(role), queryKeys.users.all, queryKeys.profile.self.
  */
 export const PAGE_SIZE = 24;
 
 export const bugQuery = (id: string) =>
   queryOptions({
-    queryKey: ['bug', id],
+    queryKey: queryKeys.bug.detail(id),
     queryFn: () => api<Bug>(`/api/bugs/${encodeURIComponent(id)}`),
     retry: false,
   });
@@ -26,20 +27,10 @@ function listPath(base: string, filters: BugListFilters, cursor: string | undefi
   return `${base}?${params}`;
 }
 
-/** GET /api/bugs: the caller's scope (admin all, tester own reports, developer assigned). */
-export const bugListQuery = (filters: BugListFilters) =>
-  infiniteQueryOptions({
-    queryKey: ['bugs', 'list', filters],
-    queryFn: ({ pageParam, signal }) => api<BugPage>(listPath('/api/bugs', filters, pageParam), { signal }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    placeholderData: keepPreviousData,
-  });
-
 /** Every bug a tester may list (rows only). */
 export const allViewableQuery = () =>
   infiniteQueryOptions({
-    queryKey: ['bugs', 'all-viewable'],
+    queryKey: queryKeys.bugs.allViewable,
     queryFn: ({ pageParam, signal }) => api<BugPage>(listPath('/api/bugs/all-viewable', {}, pageParam), { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -48,7 +39,7 @@ export const allViewableQuery = () =>
 /** The command palette's search. */
 export const bugSearchQuery = (q: string) =>
   queryOptions({
-    queryKey: ['bugs', 'search', q],
+    queryKey: queryKeys.bugs.search(q),
     queryFn: ({ signal }) => api<BugPage>(listPath('/api/bugs', { q, limit: 8 }, undefined), { signal }),
     enabled: q.trim().length > 0,
     placeholderData: keepPreviousData,
@@ -56,19 +47,19 @@ export const bugSearchQuery = (q: string) =>
 
 export const dashboardQuery = (role: Role) =>
   queryOptions({
-    queryKey: ['dashboard', role],
+    queryKey: queryKeys.dashboard.role(role),
     queryFn: () => api<Dashboard>(`/api/bugs/${role}-dashboard`),
   });
 
 export const teamQuery = () =>
   queryOptions({
-    queryKey: ['users'],
+    queryKey: queryKeys.users.all,
     queryFn: () => api<TeamMember[]>('/api/users'),
   });
 
 export const developersQuery = () =>
   queryOptions({
-    queryKey: ['users', 'developers'],
+    queryKey: queryKeys.users.developers,
     queryFn: () => api<UserRef[]>('/api/users/developers'),
     staleTime: 60_000,
   });

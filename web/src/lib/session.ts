@@ -1,6 +1,7 @@
 import { roles } from '@bugtrail/domain/vocabulary';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api, getToken } from './api';
+import { queryKeys } from './query-keys';
 import { THEME_KEY } from './theme';
 import type { Role, User } from './types';
 
@@ -20,8 +21,20 @@ export function isRole(value: unknown): value is Role {
 
 export const profileQuery = () =>
   queryOptions({
-    queryKey: ['profile'],
+    queryKey: queryKeys.profile.self,
     queryFn: async () => (await api<{ user: User }>('/api/auth/profile')).user,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+
+/**
+ * Whether the server mails at all (SMTP_URL): GET /api/auth/mail.
+ * Without mail, no page offers mail choices. Only the profile page asks.
+ */
+export const mailConfiguredQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.site.mailConfigured,
+    queryFn: async () => (await api<{ configured?: boolean }>('/api/auth/mail')).configured === true,
     staleTime: 5 * 60_000,
     retry: false,
   });
@@ -51,3 +64,13 @@ export function clearSession() {
 export const isSessionRefused = (error: unknown) => error instanceof ApiError && error.status === 401;
 
 export const hasToken = () => getToken() !== null;
+
+/** Who may sign up: anyone, or only people an admin invited (issue 40). */
+export type SignupMode = 'open' | 'invitation';
+
+/** GET /api/auth/signup-policy: public, as the signup page asks before anyone has an account. */
+export const signupPolicyQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.site.signupPolicy,
+    queryFn: async () => (await api<{ mode: SignupMode }>('/api/auth/signup-policy')).mode,
+  });

@@ -1,12 +1,13 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from './api';
+import { queryKeys } from './query-keys';
 
 /** A saved bug list (api.md "Saved views"): its route and its URL query, per user. */
 export type SavedView = { _id: string; name: string; path: string; query: string; createdAt: string };
 
 export const savedViewsQuery = () =>
   queryOptions({
-    queryKey: ['views'],
+    queryKey: queryKeys.views.all,
     queryFn: () => api<SavedView[]>('/api/views'),
     staleTime: 60_000,
   });
@@ -22,7 +23,7 @@ export function useSaveView() {
   return useMutation({
     mutationFn: (view: { name: string; path: string; query: string }) =>
       api<SavedView>('/api/views', { method: 'POST', body: view }),
-    onSettled: () => client.invalidateQueries({ queryKey: ['views'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.views.all }),
   });
 }
 
@@ -30,7 +31,7 @@ export function useDeleteView() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api<{ message: string }>(`/api/views/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    onSettled: () => client.invalidateQueries({ queryKey: ['views'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.views.all }),
   });
 }
 

@@ -1,8 +1,9 @@
 import type { QueryKey } from '@tanstack/react-query';
+import { queryKeys } from '../lib/query-keys';
 
 /**
- * The TanStack Query keys a live topic names (ADR 004). Keys are prefixes: `['bugs']`
- * also refreshes `['bugs', 'list', filters]`, `['dashboard']` every role's dashboard.
+ * The TanStack Query keys a live topic names (ADR 004), from lib/query-keys.ts. Keys are
+ * prefixes: `bugs.all` also refreshes every list, `dashboard.all` every role's dashboard.
  */
 export function queryKeysForTopic(topic: string): QueryKey[] {
   const colon = topic.indexOf(':');
@@ -10,20 +11,24 @@ export function queryKeysForTopic(topic: string): QueryKey[] {
   const id = colon < 0 ? null : topic.slice(colon + 1);
   switch (kind) {
     // Bug changes also move the team's task counters (the admin's Team Members page).
-    // ['bug', id] is a prefix: it covers the bug's history (['bug', id, 'history']) and its
-    // comments (['bug', id, 'comments']), which the server announces on the same topic.
+    // `bug.detail(id)` is a prefix: it covers the bug's history and its comments, which the
+    // server announces on the same topic.
     case 'bug':
-      return id ? [['bug', id], ['bugs'], ['dashboard'], ['users']] : [['bugs'], ['dashboard'], ['users']];
+      return id
+        ? [queryKeys.bug.detail(id), queryKeys.bugs.all, queryKeys.dashboard.all, queryKeys.users.all]
+        : [queryKeys.bugs.all, queryKeys.dashboard.all, queryKeys.users.all];
     case 'bugs':
-      return [['bugs'], ['dashboard'], ['users']];
+      return [queryKeys.bugs.all, queryKeys.dashboard.all, queryKeys.users.all];
     case 'user':
     case 'users':
-      return [['users'], ['profile']];
+      return [queryKeys.users.all, queryKeys.profile.self];
     case 'chat':
-      return id ? [['chats'], ['chat', id], ['chat', id, 'messages']] : [['chats']];
+      return id
+        ? [queryKeys.chats.list, queryKeys.chats.detail(id), queryKeys.chats.messages(id)]
+        : [queryKeys.chats.list];
     // `notifications:{userId}` reaches only that user, so their one list is the one to refresh.
     case 'notifications':
-      return [['notifications']];
+      return [queryKeys.notifications.all];
     default:
       return [];
   }

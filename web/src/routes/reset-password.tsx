@@ -107,6 +107,9 @@ function ResetPasswordPage() {
               setErrors((current) => ({ ...current, confirm: undefined }));
             }}
           />
+          <p className="text-sm text-slate-600">
+            This signs you out on every device and revokes your API tokens: sign in again with the new password.
+          </p>
           <Button type="submit" className="w-full" size="lg" isLoading={isSubmitting}>
             Set new password
           </Button>

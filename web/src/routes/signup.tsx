@@ -1,20 +1,35 @@
 import { roleDisplayNames, signupRoles, validateRegistration } from '@bugtrail/domain/vocabulary';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { Camera, Trash2 } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { PasswordField } from '../components/password-field';
 import { Button } from '../components/ui/button';
 import { SelectField, TextField } from '../components/ui/field';
 import { ApiError, api, NO_RESPONSE, setToken, TIMED_OUT } from '../lib/api';
 import { notify } from '../lib/notify';
-import { isRole, roleHome } from '../lib/session';
+import { queryKeys } from '../lib/query-keys';
+import { isRole, roleHome, signupPolicyQuery } from '../lib/session';
 import type { AuthAnswer } from '../lib/types';
 import { AuthLayout } from './-components/auth-layout';
+import { ProfilePhotoField } from './-components/profile-photo-field';
 
-export const Route = createFileRoute('/signup')({ component: SignupPage });
+/** An invitation link: `/signup?invite=<code>&role=tester|developer` (issue 40). */
+type SignupSearch = { invite?: string; role?: 'tester' | 'developer' };
 
-type Field = 'name' | 'email' | 'password' | 'adminInviteToken';
+export const Route = createFileRoute('/signup')({
+  // Whether sign-up is open or by invitation decides which fields the form shows.
+  loader: ({ context }) => void context.queryClient.prefetchQuery({ ...signupPolicyQuery(), staleTime: 30_000 }),
+  component: SignupPage,
+  validateSearch: (search: Record<string, unknown>): SignupSearch => ({
+    ...(typeof search.invite === 'string' || typeof search.invite === 'number'
+      ? { invite: String(search.invite).slice(0, 100) }
+      : {}),
+    ...(search.role === 'tester' || search.role === 'developer' ? { role: search.role } : {}),
+  }),
+});
+
+type Field = 'name' | 'email' | 'password' | 'adminInviteToken' | 'inviteCode';
+const invitationRequired = 'Please enter the invitation code an admin gave you';
 const roleOptions = signupRoles.map((role) => ({ value: role, label: roleDisplayNames[role] }));
 
 const signupTexts = {
@@ -36,23 +51,22 @@ function signupFailure(error: unknown): string {
 function SignupPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [form, setForm] = useState({ name: '', email: '', password: '', role: 'tester', adminInviteToken: '' });
+  const invitation = Route.useSearch();
+  // Who may sign up: by invitation, a tester or developer brings the code of their link.
+  const policy = useQuery({ ...signupPolicyQuery(), staleTime: 30_000 });
+  const [form, setForm] = useState({
+    name: '',
+    email: '',
+    password: '',
+    role: (invitation.role ?? 'tester') as string,
+    adminInviteToken: '',
+    inviteCode: invitation.invite ?? '',
+  });
+  const needsInvitation = policy.data === 'invitation' && form.role !== 'admin';
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState('');
   const [isSubmitting, setSubmitting] = useState(false);
   const [photo, setPhoto] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    if (!photo) {
-      setPreview(null);
-      return;
-    }
-    const url = URL.createObjectURL(photo);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [photo]);
 
   const update = (field: keyof typeof form, value: string) => {
     setForm((current) => ({ ...current, [field]: value }));
@@ -64,9 +78,10 @@ function SignupPage() {
     const issues = validateRegistration(form);
     const next: Partial<Record<Field, string>> = {};
     for (const issue of issues) next[issue.field as Field] ??= issue.message;
+    if (needsInvitation && !form.inviteCode.trim()) next.inviteCode = invitationRequired;
     setErrors(next);
     setFormError('');
-    if (issues.length > 0) return;
+    if (Object.keys(next).length > 0) return;
     setSubmitting(true);
     try {
       let profileImageURL = '';
@@ -85,11 +100,12 @@ function SignupPage() {
           role: form.role,
           profileImageURL,
           ...(form.role === 'admin' ? { adminInviteToken: form.adminInviteToken.trim() } : {}),
+          ...(form.role !== 'admin' && form.inviteCode.trim() ? { inviteCode: form.inviteCode.trim() } : {}),
         },
       });
       if (!answer?.token) throw new Error(signupTexts.missingToken);
       setToken(answer.token);
-      if (answer.user) queryClient.setQueryData(['profile'], answer.user);
+      if (answer.user) queryClient.setQueryData(queryKeys.profile.self, answer.user);
       const role = answer.role ?? answer.user?.role;
       await navigate({ to: isRole(role) ? roleHome[role] : '/' });
     } catch (error) {
@@ -104,65 +120,17 @@ function SignupPage() {
   return (
     <AuthLayout title="Create an Account" subtitle="Join us today by entering your details below.">
       <form onSubmit={submit} noValidate className="space-y-5">
+        {needsInvitation ? (
+          <p role="note" className="rounded-lg border border-brand-200 bg-brand-50 px-3 py-2 text-sm text-brand-900">
+            Sign-up here is by invitation: use the link or the code an admin gave you.
+          </p>
+        ) : null}
         {formError ? (
           <div role="alert" className="rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-700">
             {formError}
           </div>
         ) : null}
-        <div className="flex items-center gap-4">
-          <div className="relative">
-            {preview ? (
-              <img
-                src={preview}
-                alt="Profile preview"
-                className="size-16 rounded-full object-cover ring-2 ring-brand-100"
-              />
-            ) : (
-              <span className="flex size-16 items-center justify-center rounded-full bg-brand-50 text-brand-600 ring-2 ring-brand-100">
-                <Camera className="size-6" aria-hidden="true" />
-              </span>
-            )}
-          </div>
-          <div className="flex flex-wrap items-center gap-2">
-            <input
-              ref={fileInput}
-              id="profile-photo"
-              type="file"
-              accept="image/*"
-              className="sr-only"
-              onChange={(event) => {
-                const file = event.target.files?.[0] ?? null;
-                if (file && !file.type.startsWith('image/')) {
-                  notify.error('Please choose an image file');
-                  event.target.value = '';
-                  return;
-                }
-                setPhoto(file);
-              }}
-            />
-            <label
-              htmlFor="profile-photo"
-              className="cursor-pointer rounded-lg px-3 py-1.5 text-sm font-medium text-brand-700 ring-1 ring-brand-200 hover:bg-brand-50"
-            >
-              {photo ? 'Change photo' : 'Upload photo'}
-            </label>
-            {photo ? (
-              <Button
-                variant="ghost"
-                size="sm"
-                icon={<Trash2 className="size-4" />}
-                onClick={() => {
-                  setPhoto(null);
-                  if (fileInput.current) fileInput.current.value = '';
-                }}
-              >
-                Remove
-              </Button>
-            ) : (
-              <span className="text-xs text-slate-500">Optional · JPG, PNG, WebP or GIF</span>
-            )}
-          </div>
-        </div>
+        <ProfilePhotoField photo={photo} onChange={setPhoto} />
         <TextField
           label="Full Name"
           name="name"
@@ -208,6 +176,18 @@ function SignupPage() {
             value={form.adminInviteToken}
             error={errors.adminInviteToken}
             onChange={(event) => update('adminInviteToken', event.target.value)}
+          />
+        ) : null}
+        {needsInvitation ? (
+          <TextField
+            label="Invitation Code"
+            name="inviteCode"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            placeholder="6 Digit Code"
+            value={form.inviteCode}
+            error={errors.inviteCode}
+            onChange={(event) => update('inviteCode', event.target.value)}
           />
         ) : null}
         <Button type="submit" className="w-full" size="lg" isLoading={isSubmitting}>

@@ -1,13 +1,50 @@
-import { type Actor, type Role, streams, type UserRef, userDecider } from '@bugtrail/domain';
-import type { CommandHandler } from '@bugtrail/eventstore';
+import {
+  type Actor,
+  type ChangeRole,
+  type DeactivateUser,
+  type Role,
+  streams,
+  type UserRef,
+  type UserState,
+  userDecider,
+} from '@bugtrail/domain';
+import type { CommandHandler, Decided } from '@bugtrail/eventstore';
 import type pg from 'pg';
+
+/** The columns of a user's credentials row that follow the user's events. */
+export type CredentialChanges = Readonly<{
+  email?: string;
+  passwordHash?: string;
+  name?: string;
+  profileImageURL?: string | null;
+  role?: Role;
+  deactivated?: boolean;
+}>;
+
+export type NewCredentials = Readonly<{
+  userId: string;
+  email: string;
+  passwordHash: string;
+  role: Role;
+  name: string;
+  profileImageURL: string | null;
+  /** False for an account made by single sign-on: its random password was never told to anyone. */
+  passwordKnown: boolean;
+}>;
+
+/** A unique key said no: a taken email. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '23505';
+}
 
 /**
  * The write side's own record of who exists: `auth.credentials` (email, password
- * hash, role) plus the name and image every answer shows. write-api keeps it in
- * step with the events it appends (register, profile update), so commands decide
- * "is this a developer, a registered user" and answers name people without ever
- * reading a read model.
+ * hash, role) plus the name and image every answer shows, so commands decide "is this a
+ * developer, a registered user" and answers name people without ever reading a read model.
+ *
+ * The one writer of the table (ADR 026): every change is made here, inside the transaction
+ * of the user event that causes it (`alongside`), so the row and the events agree or neither
+ * changed. Anything else only reads it.
  */
 export class Accounts {
   constructor(private readonly pool: pg.Pool) {}
@@ -27,6 +64,58 @@ export class Accounts {
       ]);
     }
     return rows.length;
+  }
+
+  /** A new account's row, with the append of its `UserRegistered`. */
+  async insert(tx: pg.ClientBase, row: NewCredentials): Promise<void> {
+    await tx.query(
+      `insert into auth.credentials (user_id, email, password_hash, role, name, profile_image_url, password_known)
+       values ($1, $2, $3, $4, $5, $6, $7)`,
+      [row.userId, row.email, row.passwordHash, row.role, row.name, row.profileImageURL, row.passwordKnown],
+    );
+  }
+
+  /** Changes a user's row with the append of the event that changes them (no row: nothing). */
+  async update(tx: pg.ClientBase, userId: string, changes: CredentialChanges): Promise<void> {
+    const sets: string[] = [];
+    const values: unknown[] = [userId];
+    const set = (column: string, value: unknown) => {
+      values.push(value);
+      sets.push(`${column} = $${values.length}`);
+    };
+    if (changes.email !== undefined) set('email', changes.email);
+    if (changes.passwordHash !== undefined) {
+      set('password_hash', changes.passwordHash);
+      sets.push('password_changed_at = now()', 'password_known = true');
+    }
+    if (changes.name !== undefined) set('name', changes.name);
+    if (changes.profileImageURL !== undefined) set('profile_image_url', changes.profileImageURL);
+    if (changes.role !== undefined) set('role', changes.role);
+    if (changes.deactivated !== undefined) {
+      values.push(changes.deactivated);
+      sets.push(`deactivated_at = case when $${values.length} then coalesce(deactivated_at, now()) end`);
+    }
+    if (sets.length === 0) return;
+    await tx.query(`update auth.credentials set ${sets.join(', ')} where user_id = $1`, values);
+  }
+
+  /**
+   * Locks the active admins' rows, in id order, for the rest of the transaction, and answers
+   * their ids: two admins demoting each other at once are then decided one after the other.
+   */
+  async lockActiveAdmins(tx: pg.ClientBase): Promise<string[]> {
+    const { rows } = await tx.query<{ user_id: string }>(
+      `select user_id from auth.credentials where role = 'admin' and deactivated_at is null order by user_id for update`,
+    );
+    return rows.map((r) => r.user_id);
+  }
+
+  /** The active admins' ids as they are now (no lock: what a decision starts from). */
+  async activeAdmins(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ user_id: string }>(
+      `select user_id from auth.credentials where role = 'admin' and deactivated_at is null order by user_id`,
+    );
+    return rows.map((r) => r.user_id);
   }
 
   /** Which of these ids are developers. */
@@ -112,4 +201,19 @@ export class Accounts {
     );
     return rows.map((r) => r.user_id);
   }
+}
+
+/**
+ * The last-admin rule, held under lock. A role change or deactivation is decided on the admins
+ * as they were read; in its append's transaction their rows are locked and it is decided again on
+ * them, so what the rule refuses by then (the last admin, an actor no longer admin) appends nothing.
+ */
+export async function decideAgainOnLockedAdmins(
+  accounts: Accounts,
+  tx: pg.ClientBase,
+  command: ChangeRole | DeactivateUser,
+  decided: Decided<UserState>,
+): Promise<void> {
+  const adminIds = await accounts.lockActiveAdmins(tx);
+  userDecider.decide({ ...command, data: { ...command.data, adminIds } } as typeof command, decided.before);
 }

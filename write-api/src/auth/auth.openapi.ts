@@ -1,4 +1,4 @@
-import { inviteMessages, roleSchema, signupRoleSchema, userMessages } from '@bugtrail/domain';
+import { inviteMessages, roleSchema, signupMessages, signupRoleSchema, userMessages } from '@bugtrail/domain';
 import {
   errorAnswer,
   forbiddenAnswer,
@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
 import { forgotBody, resetBody } from '../users/people.routes.js';
-import { loginBody, registerBody } from './auth.routes.js';
+import { loginBody, mintCodeBody, registerBody } from './auth.routes.js';
 import { mfaChallengeAnswerSchema } from './mfa.openapi.js';
 
 /** The auth commands (auth.routes.ts), relative to their mount at /api/auth. */
@@ -34,6 +34,8 @@ export const authOperations: RouteSpec[] = [
         password: '8 to 128 characters',
         role: signupRoleSchema.optional().describe('Defaults to tester; signup never offers auditor'),
         adminInviteToken: 'Required for the admin role: the configured code or a minted 6-digit one',
+        inviteCode:
+          'When sign-up is by invitation (GET /api/auth/signup-policy): required for a tester or developer, a code an admin minted for that role',
         profileImageURL: 'Empty, or an image this server stored (as returned by upload-image)',
         profileImageUrl: 'The same as profileImageURL (either spelling)',
       },
@@ -41,7 +43,7 @@ export const authOperations: RouteSpec[] = [
     responses: {
       201: { description: 'Registered', schema: authAnswer, headers: positionHeaders },
       400: invalidAnswer,
-      403: errorAnswer('Invalid admin invite token'),
+      403: errorAnswer(`"Invalid admin invite token", or "${signupMessages.codeInvalid}"`),
       429: errorAnswer('Too many wrong invite codes'),
     },
   },
@@ -74,15 +76,28 @@ export const authOperations: RouteSpec[] = [
   {
     method: 'post',
     path: '/invite-codes',
-    summary: 'Mint a single-use admin invite code (24 h)',
+    summary: 'Mint a single-use invite code: an admin one (24 h), or an invitation for a tester or developer (7 days)',
     tags,
     roles: ['admin'],
+    body: {
+      schema: mintCodeBody,
+      fields: { role: 'admin (the default, no body), tester or developer' },
+    },
     responses: {
       201: {
-        description: 'Minted (the code is shown once); `_id` names it in the list and for revoking',
-        schema: z.object({ _id: z.string(), code: z.string(), expiresAt: z.string(), singleUse: z.boolean() }),
+        description:
+          'Minted (the code is shown once); `_id` names it in the list and for revoking. An invitation also has its `role` and the signup `url` to pass on',
+        schema: z.object({
+          _id: z.string(),
+          code: z.string(),
+          expiresAt: z.string(),
+          singleUse: z.boolean(),
+          role: z.enum(['tester', 'developer']).optional(),
+          url: z.string().optional(),
+        }),
         headers: positionHeaders,
       },
+      400: invalidAnswer,
       403: forbiddenAnswer,
     },
   },
@@ -121,7 +136,8 @@ export const authOperations: RouteSpec[] = [
     method: 'post',
     path: '/reset',
     summary: 'Set a new password with a one-time reset link',
-    description: 'The link works once, for 24 hours; every token of the user issued so far stops working.',
+    description:
+      'The link works once, for 24 hours; every session token of the user issued so far and every API token they own stop working (401), and their live streams close.',
     tags,
     auth: false,
     body: {

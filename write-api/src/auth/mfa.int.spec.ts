@@ -36,12 +36,55 @@ describe('TOTP two-factor authentication (api.md "Account safety")', () => {
   /** A user with MFA on, the enabling code spent at the current step. */
   async function userWithMfa(): Promise<{ user: TestUser; secret: string; recoveryCodes: string[] }> {
     const user = await registerUser(t.url, 'developer');
-    const setup = await api.post('/api/auth/mfa/setup', undefined, user.token);
+    const setup = await api.post('/api/auth/mfa/setup', { currentPassword: PASSWORD }, user.token);
     expect(setup.status).toBe(200);
     const enabled = await api.post('/api/auth/mfa/enable', { code: codeAt(setup.body.secret) }, user.token);
     expect(enabled.status).toBe(200);
     return { user, secret: setup.body.secret, recoveryCodes: enabled.body.recoveryCodes };
   }
+
+  it('needs the current password to start a setup, even from a session that has just signed in', async () => {
+    const user = await registerUser(t.url, 'tester');
+    const missing = await api.post('/api/auth/mfa/setup', {}, user.token);
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe('Current password is required');
+    const wrong = await api.post('/api/auth/mfa/setup', { currentPassword: 'not the password' }, user.token);
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.message).toBe('Current password is incorrect');
+    // Nothing was set up by the refused calls: enable has no pending secret to match.
+    expect((await api.post('/api/auth/mfa/enable', { code: '123456' }, user.token)).status).toBe(400);
+    const setup = await api.post('/api/auth/mfa/setup', { currentPassword: PASSWORD }, user.token);
+    expect(setup.status).toBe(200);
+  });
+
+  it('refuses a new setup while MFA is on (409), so a session cannot swap in its own secret', async () => {
+    const { user, secret } = await userWithMfa();
+    const again = await api.post('/api/auth/mfa/setup', { currentPassword: PASSWORD }, user.token);
+    expect(again.status).toBe(409);
+    // The owner's authenticator still signs them in.
+    const mfaToken = await mfaTokenOf(user);
+    expect((await api.post('/api/auth/mfa/verify', { mfaToken, code: codeAt(secret, 1) })).status).toBe(200);
+  });
+
+  it('stores the secret encrypted (not the base32 secret), and sign-in with a TOTP code still works', async () => {
+    const { user, secret } = await userWithMfa();
+    const { rows } = await t.system.pool.query<{ secret: string }>('select secret from auth.mfa where user_id = $1', [
+      user.id,
+    ]);
+    const stored = rows[0]!.secret;
+    expect(stored).not.toBe(secret);
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain(secret.slice(0, 8));
+    const mfaToken = await mfaTokenOf(user);
+    expect((await api.post('/api/auth/mfa/verify', { mfaToken, code: codeAt(secret, 1) })).status).toBe(200);
+  });
+
+  it('still reads a secret stored in plain text before the encryption', async () => {
+    const { user, secret } = await userWithMfa();
+    await t.system.pool.query('update auth.mfa set secret = $2 where user_id = $1', [user.id, secret]);
+    const mfaToken = await mfaTokenOf(user);
+    expect((await api.post('/api/auth/mfa/verify', { mfaToken, code: codeAt(secret, 1) })).status).toBe(200);
+  });
 
   async function mfaTokenOf(user: TestUser): Promise<string> {
     const answer = await login(user);
@@ -53,7 +96,7 @@ describe('TOTP two-factor authentication (api.md "Account safety")', () => {
   it('sets up, enables, and then asks for a code at login that verify exchanges for the session', async () => {
     const user = await registerUser(t.url, 'tester');
 
-    const setup = await api.post('/api/auth/mfa/setup', undefined, user.token);
+    const setup = await api.post('/api/auth/mfa/setup', { currentPassword: PASSWORD }, user.token);
     expect(setup.status).toBe(200);
     const { secret, otpauthUrl } = setup.body;
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
@@ -81,7 +124,7 @@ describe('TOTP two-factor authentication (api.md "Account safety")', () => {
     for (const code of recoveryCodes) expect(code).toMatch(/^[a-z0-9]{5}-[a-z0-9]{5}$/);
 
     expect((await api.post('/api/auth/mfa/enable', { code: codeAt(secret, 1) }, user.token)).status).toBe(409);
-    const again = await api.post('/api/auth/mfa/setup', undefined, user.token);
+    const again = await api.post('/api/auth/mfa/setup', { currentPassword: PASSWORD }, user.token);
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('Two-factor authentication is already enabled');
 

@@ -2,7 +2,7 @@ import { roleSchema, userMessages } from '@bugtrail/domain';
 import { errorAnswer, type RouteSpec, userDtoSchema } from '@bugtrail/platform';
 import { z } from 'zod';
 import { mfaLimits, mfaMessages } from './mfa.js';
-import { mfaDisableBody, mfaEnableBody, mfaVerifyBody } from './mfa.routes.js';
+import { mfaDisableBody, mfaEnableBody, mfaSetupBody, mfaVerifyBody } from './mfa.routes.js';
 
 /** The MFA commands (mfa.routes.ts), relative to their mount at /api/auth/mfa. */
 
@@ -35,14 +35,24 @@ export const mfaOperations: RouteSpec[] = [
     description:
       'A new base32 secret (RFC 6238: HMAC-SHA1, 6 digits, 30 s) and its key URI ' +
       '`otpauth://totp/Bugtrail:<email>?secret=<secret>&issuer=Bugtrail` for an authenticator app. ' +
-      'Pending until enabled; calling again replaces a pending secret.',
+      'Pending until enabled; calling again replaces a pending secret. Needs the current password (people ' +
+      'who sign in only through single sign-on: a sign-in within the last 5 minutes instead); while MFA is on, ' +
+      'disable it first.',
     tags,
+    body: {
+      schema: mfaSetupBody,
+      fields: {
+        currentPassword: "The caller's password (single sign-on only: optional within 5 minutes of signing in)",
+      },
+    },
     responses: {
       200: {
         description: 'The pending secret (answered with Cache-Control: no-store)',
         schema: z.object({ secret: z.string(), otpauthUrl: z.string() }),
       },
-      409: errorAnswer(mfaMessages.alreadyEnabled),
+      400: errorAnswer(userMessages.currentPasswordRequired),
+      403: errorAnswer(userMessages.currentPasswordIncorrect),
+      409: errorAnswer(`${mfaMessages.alreadyEnabled}: disable it first`),
     },
   },
   {

@@ -4,6 +4,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { WriteApiDeps } from '../deps.js';
 import { authAnswer, loadUser } from './auth.routes.js';
+import { requireFreshProof } from './fresh-proof.js';
 import {
   attemptChallenge,
   beginSetup,
@@ -17,12 +18,16 @@ import {
   otpauthUrl,
   useCode,
 } from './mfa.js';
+import { lazyMfaSecretBox } from './mfa-secret-box.js';
 import { verifyPassword } from './passwords.js';
 
 const text = z.string().max(200).optional().nullable();
 
+const passwordText = z.string().max(10_000).optional().nullable();
+
+export const mfaSetupBody = z.object({ currentPassword: passwordText });
 export const mfaEnableBody = z.object({ code: text });
-export const mfaDisableBody = z.object({ code: text, currentPassword: z.string().max(10_000).optional().nullable() });
+export const mfaDisableBody = z.object({ code: text, currentPassword: passwordText });
 export const mfaVerifyBody = z.object({ mfaToken: text, code: text });
 
 function requiredCode(code: string | null | undefined): string {
@@ -43,16 +48,20 @@ function noStore(c: Context) {
  */
 export function createMfaRoutes(deps: WriteApiDeps) {
   const now = () => deps.now?.() ?? new Date();
+  const secretBox = lazyMfaSecretBox(deps.pool, deps.config.mfaEncryptionKey);
   const app = new Hono<AuthEnv>();
 
   app.post('/setup', requireAuth(deps.tokens), async (c) => {
     const userId = c.var.actor.id;
+    const body = await readJson(c, mfaSetupBody);
+    // A stolen session alone must not switch MFA on with its holder's secret and lock the owner out.
+    await requireFreshProof(c, deps, body.currentPassword, 'passwordless');
     const { rows } = await deps.pool.query<{ email: string }>('select email from auth.credentials where user_id = $1', [
       userId,
     ]);
     const email = rows[0]?.email;
     if (!email) throw new UnauthorizedError(userMessages.invalidCredentials);
-    const secret = await beginSetup(deps.pool, userId, now());
+    const secret = await beginSetup(deps.pool, userId, now(), await secretBox());
     noStore(c);
     return c.json({ secret, otpauthUrl: otpauthUrl(email, secret) }, 200);
   });
@@ -60,7 +69,7 @@ export function createMfaRoutes(deps: WriteApiDeps) {
   app.post('/enable', requireAuth(deps.tokens), async (c) => {
     const body = await readJson(c, mfaEnableBody);
     const code = requiredCode(body.code);
-    const recoveryCodes = await enable(deps.pool, c.var.actor.id, code, now());
+    const recoveryCodes = await enable(deps.pool, c.var.actor.id, code, now(), await secretBox());
     if (!recoveryCodes) throw new ForbiddenError(mfaMessages.codeInvalid);
     noStore(c);
     return c.json({ recoveryCodes }, 200);
@@ -73,7 +82,7 @@ export function createMfaRoutes(deps: WriteApiDeps) {
       throw ValidationError.field('currentPassword', userMessages.currentPasswordRequired);
     }
     const code = requiredCode(body.code);
-    const mfa = await findMfa(deps.pool, userId);
+    const mfa = await findMfa(deps.pool, userId, await secretBox());
     if (!mfa?.isEnabled) throw ValidationError.field('code', mfaMessages.notEnabled);
     const at = now();
     // A stolen session must not be enough: the password and a code, both within the guess budget.
@@ -99,7 +108,7 @@ export function createMfaRoutes(deps: WriteApiDeps) {
     const code = requiredCode(body.code);
     const at = now();
     const userId = await attemptChallenge(deps.pool, mfaToken, at);
-    const mfa = await findMfa(deps.pool, userId);
+    const mfa = await findMfa(deps.pool, userId, await secretBox());
     // Turned off since the password step: that login is stale, a new one needs no code.
     if (!mfa?.isEnabled) throw new UnauthorizedError(mfaMessages.challengeExpired);
     await countAttempt(deps.pool, userId, at);

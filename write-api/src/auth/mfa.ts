@@ -3,6 +3,7 @@ import { ConflictError, RateLimitedError, UnauthorizedError, ValidationError } f
 import { inTransaction } from '@bugtrail/platform';
 import { Secret, TOTP } from 'otpauth';
 import type pg from 'pg';
+import type { MfaSecretBox } from './mfa-secret-box.js';
 import { tooManyAttempts } from './rate-limits.js';
 
 /**
@@ -96,25 +97,26 @@ function newRecoveryCode(): string {
 
 const recoveryHash = (userId: string, normalised: string) => sha256(`${userId}:${normalised}`);
 
-export type MfaRow = { secret: string; isEnabled: boolean };
+/** `secret`: the base32 secret, opened; `stored`: the column as it is (sealed, or plain from before). */
+export type MfaRow = { secret: string; stored: string; isEnabled: boolean };
 
-export async function findMfa(db: Db, userId: string): Promise<MfaRow | null> {
+export async function findMfa(db: Db, userId: string, box: MfaSecretBox): Promise<MfaRow | null> {
   const { rows } = await db.query<{ secret: string; enabled_at: Date | null }>(
     'select secret, enabled_at from auth.mfa where user_id = $1',
     [userId],
   );
   const row = rows[0];
-  return row ? { secret: row.secret, isEnabled: row.enabled_at !== null } : null;
+  return row ? { secret: box.open(userId, row.secret), stored: row.secret, isEnabled: row.enabled_at !== null } : null;
 }
 
-/** A fresh pending secret (replacing an earlier pending one); 409 when MFA is already on. */
-export async function beginSetup(db: Db, userId: string, at: Date): Promise<string> {
+/** A fresh pending secret (replacing an earlier pending one), stored sealed; 409 when MFA is already on. */
+export async function beginSetup(db: Db, userId: string, at: Date, box: MfaSecretBox): Promise<string> {
   const secret = newTotpSecret();
   const { rowCount } = await db.query(
     `insert into auth.mfa (user_id, secret, created_at) values ($1, $2, $3)
      on conflict (user_id) do update set secret = excluded.secret, last_used_step = null, created_at = excluded.created_at
      where auth.mfa.enabled_at is null`,
-    [userId, secret, at],
+    [userId, box.seal(userId, secret), at],
   );
   if (rowCount !== 1) throw new ConflictError(mfaMessages.alreadyEnabled);
   return secret;
@@ -184,8 +186,14 @@ export async function useCode(
  * (their hashes replace any older ones). 400 without a setup, 409 when already on, null for
  * a wrong code (the caller answers it).
  */
-export async function enable(pool: pg.Pool, userId: string, code: string, at: Date): Promise<string[] | null> {
-  const mfa = await findMfa(pool, userId);
+export async function enable(
+  pool: pg.Pool,
+  userId: string,
+  code: string,
+  at: Date,
+  box: MfaSecretBox,
+): Promise<string[] | null> {
+  const mfa = await findMfa(pool, userId, box);
   if (!mfa) throw ValidationError.field('code', mfaMessages.notSetUp);
   if (mfa.isEnabled) throw new ConflictError(mfaMessages.alreadyEnabled);
   await countAttempt(pool, userId, at);
@@ -199,7 +207,7 @@ export async function enable(pool: pg.Pool, userId: string, code: string, at: Da
     const { rowCount } = await client.query(
       `update auth.mfa set enabled_at = $3, last_used_step = $4, failed_codes = 0, failed_since = null
        where user_id = $1 and secret = $2 and enabled_at is null`,
-      [userId, mfa.secret, at, step],
+      [userId, mfa.stored, at, step],
     );
     if (rowCount !== 1) throw new ConflictError(mfaMessages.setupChanged);
     await client.query('delete from auth.mfa_recovery_codes where user_id = $1', [userId]);
@@ -218,13 +226,22 @@ export async function enable(pool: pg.Pool, userId: string, code: string, at: Da
   return codes;
 }
 
-/** MFA off: the secret, the recovery codes and any open challenge go. */
+/** Whether the user has begun setting MFA up or has it on. */
+export async function hasMfa(db: Db, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query('select 1 from auth.mfa where user_id = $1', [userId]);
+  return Boolean(rowCount);
+}
+
+/** MFA off: the secret, the recovery codes and any open challenge go, in the caller's transaction. */
+export async function removeMfa(tx: pg.ClientBase, userId: string): Promise<void> {
+  await tx.query('delete from auth.mfa_challenges where user_id = $1', [userId]);
+  await tx.query('delete from auth.mfa_recovery_codes where user_id = $1', [userId]);
+  await tx.query('delete from auth.mfa where user_id = $1', [userId]);
+}
+
+/** MFA off, on its own. */
 export async function disable(pool: pg.Pool, userId: string): Promise<void> {
-  await inTransaction(pool, async (client) => {
-    await client.query('delete from auth.mfa_challenges where user_id = $1', [userId]);
-    await client.query('delete from auth.mfa_recovery_codes where user_id = $1', [userId]);
-    await client.query('delete from auth.mfa where user_id = $1', [userId]);
-  });
+  await inTransaction(pool, (client) => removeMfa(client, userId));
 }
 
 export type MfaChallengeAnswer = { mfaRequired: true; mfaToken: string };

@@ -205,4 +205,17 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`create index deliveries_webhook on webhooks.deliveries (webhook_id, at desc)`.execute(db);
     },
   },
+  '0330_password_known': {
+    async up(db: Kysely<unknown>) {
+      // False for an account made by single sign-on until its owner sets a password (change or
+      // reset): such a person proves who they are by a fresh sign-in instead (fresh-proof.ts).
+      await sql`alter table auth.credentials add column password_known boolean not null default true`.execute(db);
+    },
+  },
+  '0331_invitations': {
+    async up(db: Kysely<unknown>) {
+      // Whom a minted code signs up (issue 40): an admin, or a tester or developer an admin invited.
+      await sql`alter table auth.invite_codes add column role text not null default 'admin'`.execute(db);
+    },
+  },
 };

@@ -123,6 +123,21 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(second.body._id).toBe(finished.body._id);
   });
 
+  it('lets a person who knows no password (single sign-on only) set up MFA within 5 minutes of signing in', async () => {
+    const finished = await api.post('/api/auth/oidc/finish', { code: handoffCode(await signIn('new-person')) });
+    expect(finished.status, JSON.stringify(finished.body)).toBe(200);
+    const setup = await api.post('/api/auth/mfa/setup', {}, finished.body.token);
+    expect(setup.status, JSON.stringify(setup.body)).toBe(200);
+    // An older session of theirs needs the proof it no longer has.
+    const stale = await t.system.tokens.issue(
+      { id: finished.body._id, role: 'tester' },
+      { authenticatedAtMs: Date.now() - 6 * 60_000 },
+    );
+    const refused = await api.post('/api/auth/mfa/setup', {}, stale);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('Current password is required');
+  });
+
   it('signs an existing account in by its email, keeping its role', async () => {
     const developer = await registerUser(t.url, 'developer', 'Dev Existing');
     const events = await countStoredEvents(t.system.pool);
@@ -131,6 +146,31 @@ describe('single sign-on (OpenID Connect)', () => {
     });
     expect(finished.body).toMatchObject({ _id: developer.id, role: 'developer' });
     expect(await countStoredEvents(t.system.pool)).toBe(events);
+  });
+
+  it('when sign-up is by invitation, makes no new account but still signs an existing one in', async () => {
+    const developer = await registerUser(t.url, 'developer', 'Dev Before');
+    expect((await api.put('/api/auth/signup-policy', { mode: 'invitation' }, admin.token)).status).toBe(200);
+    try {
+      const events = await countStoredEvents(t.system.pool);
+      refusedWith(await signIn('uninvited.person@example.com'), 'invitation');
+      expect(await countStoredEvents(t.system.pool)).toBe(events);
+      const { rows } = await t.system.pool.query('select 1 from auth.credentials where email = $1', [
+        'uninvited.person@example.com',
+      ]);
+      expect(rows).toEqual([]);
+      // A script is told why, with 403.
+      const flow = await start();
+      const back = await signInAtProvider(flow.location, redirectUri, 'uninvited.person@example.com');
+      const asScript = await callback(back, flow.state, 'application/json');
+      expect(asScript.status).toBe(403);
+      expect(((await asScript.json()) as { message: string }).message).toBe(ssoMessages.invitation);
+
+      const finished = await api.post('/api/auth/oidc/finish', { code: handoffCode(await signIn(developer.email)) });
+      expect(finished.body).toMatchObject({ _id: developer.id, role: 'developer' });
+    } finally {
+      await api.put('/api/auth/signup-policy', { mode: 'open' }, admin.token);
+    }
   });
 
   it('refuses an answer whose state is not the one this browser was given, and creates nothing', async () => {

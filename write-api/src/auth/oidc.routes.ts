@@ -5,7 +5,7 @@ import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { settle, type WriteApiDeps } from '../deps.js';
-import { authAnswer, createAccount, loadUser } from './auth.routes.js';
+import { authAnswer, createAccount, loadUser, signupMode } from './auth.routes.js';
 import { startMfaChallenge } from './mfa.js';
 import { OidcLogin, oidcLimits, SsoRefused } from './oidc.js';
 import { hashPassword } from './passwords.js';
@@ -98,6 +98,8 @@ export function createOidcRoutes(deps: WriteApiDeps) {
   async function accountFor(c: Context, identity: { email: string; name: string | null }): Promise<string> {
     const existing = await findByEmail(identity.email);
     if (existing) return existing;
+    // By invitation only: the provider vouches for who someone is, not that an admin invited them.
+    if ((await signupMode(deps)) === 'invitation') throw new SsoRefused('invitation');
     const userId = randomUUID();
     const name = (identity.name ?? identity.email.split('@')[0]!).slice(0, 100);
     try {
@@ -139,7 +141,7 @@ export function createOidcRoutes(deps: WriteApiDeps) {
     deps.logger[code === 'failed' ? 'warn' : 'info']('oidc.refused', { code, reason: (error as Error).message });
     c.header('Cache-Control', 'no-store');
     if (isBrowser) return c.redirect(`${appBase}/login?sso_error=${code}`, 303);
-    return c.json({ message: ssoMessages[code] }, code === 'deactivated' ? 403 : 400);
+    return c.json({ message: ssoMessages[code] }, code === 'deactivated' || code === 'invitation' ? 403 : 400);
   }
 
   return app;

@@ -54,6 +54,12 @@ export const bugFileOperations: RouteSpec[] = [
       404: notFoundAnswer,
       413: errorAnswer(`A file over ${mb} MB, or a form over the upload's limit`),
       415: errorAnswer('Not multipart/form-data'),
+      429: errorAnswer(
+        "The caller's uploads in progress are at their spool quota (ADR 025); `Retry-After` says when to try again",
+      ),
+      507: errorAnswer(
+        'The server is short of disk space for uploads (SPOOL_MIN_FREE_MB); `Retry-After` says when to try again',
+      ),
     },
   },
   {

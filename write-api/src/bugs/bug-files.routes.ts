@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type AttachmentFileAddedData,
-  type AttachmentFileRemovedData,
   type BugCommand,
   type BugFileState,
   type BugState,
@@ -9,6 +7,7 @@ import {
   bugFileLimits,
   bugFileMessages,
   findBugFile,
+  isEvent,
   NotFoundError,
   type ReportedBug,
   streams,
@@ -21,7 +20,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { type Context, Hono } from 'hono';
 import { cleanFilename, isMultipart, isPlainText } from '../chats/attachments.js';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
-import { bugAnswer, bugIdParam } from './bug-input.js';
+import { bugAnswer, bugIdParam, objectIdPattern } from './bug-input.js';
 
 /**
  * Files attached to a bug (issue 16): `POST /api/bugs/{id}/attachments` (multipart, field
@@ -82,7 +81,7 @@ async function checkFiles(form: FormData): Promise<CheckedFile[]> {
 /** A file id from the path: one that cannot be an id names no file. */
 function fileIdParam(c: Context): string {
   const id = c.req.param('fileId') ?? '';
-  if (!/^[\w-]{1,100}$/.test(id)) throw new NotFoundError(bugFileMessages.notFound);
+  if (!objectIdPattern.test(id)) throw new NotFoundError(bugFileMessages.notFound);
   return id;
 }
 
@@ -121,11 +120,11 @@ export function createBugFileRoutes(deps: WriteApiDeps) {
     // a stranger's upload is refused without spooling it.
     bugDecider.decide(command([pending(1, 'text/plain', 'pending', 0)]), await load(bugId));
     if (!isMultipart(c)) throw new HttpError(415, bugFileMessages.notMultipart);
-    const form = await readMultipart(c, {
-      bodyBytes: BODY_LIMIT,
-      partBytes: PART_LIMIT,
-      tooLarge: bugFileMessages.tooLarge,
-    });
+    const form = await readMultipart(
+      c,
+      { bodyBytes: BODY_LIMIT, partBytes: PART_LIMIT, tooLarge: bugFileMessages.tooLarge },
+      deps.spool,
+    );
     const files = await checkFiles(form);
     // Decided with the real count, sizes and types before anything is stored.
     bugDecider.decide(
@@ -222,14 +221,9 @@ export function createBugFileRoutes(deps: WriteApiDeps) {
     let key: string | null = null;
     let removed = false;
     for (const event of await deps.commands.store.readStream(streams.bug(bugId))) {
-      if (event.type === 'AttachmentFileAdded' && (event.data as AttachmentFileAddedData).fileId === fileId) {
-        key = (event.data as AttachmentFileAddedData).key;
-      } else if (
-        event.type === 'AttachmentFileRemoved' &&
-        (event.data as AttachmentFileRemovedData).fileId === fileId
-      ) {
-        removed = true;
-      }
+      if (!isEvent(event, 'AttachmentFileAdded', 'AttachmentFileRemoved') || event.data.fileId !== fileId) continue;
+      if (event.type === 'AttachmentFileAdded') key = event.data.key;
+      else removed = true;
     }
     return removed ? key : null;
   }

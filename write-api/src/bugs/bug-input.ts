@@ -9,7 +9,6 @@ import {
   suggestionUsageInput,
   toBugDto,
   type UserRef,
-  ValidationError,
 } from '@bugtrail/domain';
 import { deriveEventId } from '@bugtrail/eventstore';
 import type { Context } from 'hono';
@@ -89,19 +88,12 @@ export function toChecklistEntries(items: z.infer<typeof checklistItem>[]): Chec
 }
 
 /** Bug ids are opaque strings; one that cannot be a bug id is simply not found. */
+export const objectIdPattern = /^[\w-]{1,100}$/;
+
 export function bugIdParam(c: Context): string {
   const id = c.req.param('id') ?? '';
-  if (!/^[\w-]{1,100}$/.test(id)) throw new NotFoundError('Bug not found');
+  if (!objectIdPattern.test(id)) throw new NotFoundError('Bug not found');
   return id;
-}
-
-/** `If-Match: <version>` (bare or quoted, as sent back from `version` or the ETag). */
-export function ifMatchVersion(c: Context): number | undefined {
-  const raw = c.req.header('if-match')?.trim();
-  if (!raw || raw === '*') return undefined;
-  const value = raw.replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
-  if (!/^\d{1,9}$/.test(value)) throw ValidationError.field('If-Match', 'If-Match must be the bug version');
-  return Number(value);
 }
 
 /** Ids for new checklist items: derived from the idempotency key when there is one. */

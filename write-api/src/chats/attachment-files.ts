@@ -1,4 +1,4 @@
-import { type Attachment, type MessageSentData, streams, type TimelineState } from '@bugtrail/domain';
+import { type Attachment, eventsOf, isEvent, streams, type TimelineState } from '@bugtrail/domain';
 import type { EventStore } from '@bugtrail/eventstore';
 import { type BlobStore, isPublicUpload, type Logger, uploadKeyOf } from '@bugtrail/platform';
 
@@ -34,9 +34,7 @@ async function sentKeys(store: EventStore, chatId: string, messageId?: string): 
   const keys: string[] = [];
   for (let from = 0; ; from += PAGE) {
     const events = await store.readStream(streams.chatMessages(chatId), { from, limit: PAGE });
-    for (const event of events) {
-      if (event.type !== 'MessageSent') continue;
-      const data = event.data as MessageSentData;
+    for (const { data } of eventsOf(events, 'MessageSent')) {
       if (messageId === undefined || data.messageId === messageId) keys.push(...ownedKeys(data.attachments ?? []));
     }
     if (events.length < PAGE) return keys;
@@ -46,8 +44,8 @@ async function sentKeys(store: EventStore, chatId: string, messageId?: string): 
 /** One message's files, from its own event (the timeline knows where it is), else by reading the chat. */
 async function messageKeys(store: EventStore, chatId: string, messageId: string, revision: number) {
   const [event] = await store.readStream(streams.chatMessages(chatId), { from: revision, limit: 1 });
-  if (event?.type === 'MessageSent' && (event.data as MessageSentData).messageId === messageId) {
-    return ownedKeys((event.data as MessageSentData).attachments ?? []);
+  if (event && isEvent(event, 'MessageSent') && event.data.messageId === messageId) {
+    return ownedKeys(event.data.attachments ?? []);
   }
   return sentKeys(store, chatId, messageId);
 }

@@ -1,5 +1,5 @@
 import { chatLimits, chatMessages, ValidationError } from '@bugtrail/domain';
-import { HttpError, readMultipart } from '@bugtrail/platform';
+import { HttpError, readMultipart, type UploadSpool } from '@bugtrail/platform';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Context } from 'hono';
 
@@ -26,12 +26,12 @@ export function isMultipart(c: Context): boolean {
 const PART_LIMIT = chatLimits.attachmentBytes + 64 * 1024;
 
 /** The message form, spooled to disk as it streams in, with the chat's caps (413 past them). */
-export function readAttachmentsForm(c: Context): Promise<FormData> {
-  return readMultipart(c, {
-    bodyBytes: MULTIPART_LIMIT,
-    partBytes: PART_LIMIT,
-    tooLarge: chatMessages.attachmentTooLarge,
-  });
+export function readAttachmentsForm(c: Context, spool: UploadSpool): Promise<FormData> {
+  return readMultipart(
+    c,
+    { bodyBytes: MULTIPART_LIMIT, partBytes: PART_LIMIT, tooLarge: chatMessages.attachmentTooLarge },
+    spool,
+  );
 }
 
 /** Valid UTF-8 without NUL bytes: what text and log files look like (they have no magic bytes). */

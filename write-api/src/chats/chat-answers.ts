@@ -11,14 +11,32 @@ import {
   type TimelineState,
   unreadCountFor,
 } from '@bugtrail/domain';
-import type { UploadLinks } from '@bugtrail/platform';
+import { createUploadLinks, type UploadLinks } from '@bugtrail/platform';
 import type { Accounts } from '../auth/accounts.js';
+import type { WriteApiDeps } from '../deps.js';
 
 /**
  * Chats and messages as write answers show them (the same shapes GET answers),
  * built from the write side's own state: the chat's stream, its timeline and the
  * accounts, never a read model.
  */
+/** The signing secret is read once per process (or made): one set of links for every chat answer. */
+const linksOf = new WeakMap<WriteApiDeps, UploadLinks>();
+
+/** Attachments are answered as links signed per answer; the events keep the unsigned path. */
+export function chatLinks(deps: WriteApiDeps): UploadLinks {
+  let links = linksOf.get(deps);
+  if (!links) {
+    links = createUploadLinks({
+      secret: deps.config.uploadsSigningSecret,
+      pool: deps.pool,
+      ...(deps.now ? { now: deps.now } : {}),
+    });
+    linksOf.set(deps, links);
+  }
+  return links;
+}
+
 const unknownUser = (id: string): ChatUserDto => ({
   _id: id,
   name: 'Unknown user',

@@ -1,9 +1,5 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { Transform } from 'node:stream';
-import { finished } from 'node:stream/promises';
+import { createReadStream } from 'node:fs';
+import { pipeline, Transform } from 'node:stream';
 import {
   type CsvColumns,
   checkCsvHeader,
@@ -14,7 +10,7 @@ import {
   mapCsvRow,
   mapGithubIssue,
 } from '@bugtrail/domain';
-import { HttpError } from '@bugtrail/platform';
+import { HttpError, type UploadSpool } from '@bugtrail/platform';
 import { JSONParser } from '@streamparser/json';
 import { CsvError, parse } from 'csv-parse';
 import type { Context } from 'hono';
@@ -39,63 +35,41 @@ export type SourceRow = Readonly<{ row: number; mapped: MappedRow }>;
 /** A CSV row larger than this is an unclosed quote swallowing the file, not a bug. */
 const MAX_RECORD_CHARS = 5 * 1024 * 1024;
 
-export async function spoolBody(c: Context, limit: number, tooLarge: string): Promise<SpooledFile> {
-  const refuse = () => {
-    c.header('Connection', 'close');
-    return new HttpError(413, tooLarge);
-  };
-  const declared = Number(c.req.header('content-length') ?? 'NaN');
-  if (declared > limit) throw refuse();
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'bugtrail-import-'));
-  const file = path.join(dir, 'body');
-  const remove = () => rm(dir, { recursive: true, force: true });
-  const out = createWriteStream(file);
+export async function spoolBody(c: Context, spool: UploadSpool, limit: number, tooLarge: string): Promise<SpooledFile> {
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   let isUtf8 = true;
-  let bytes = 0;
-  try {
-    const body = c.req.raw.body;
-    if (body) {
-      const reader = body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        bytes += value.byteLength;
-        if (bytes > limit) {
-          await reader.cancel().catch(() => {});
-          throw refuse();
+  const body = await spool.spool(c, {
+    limit,
+    tooLarge,
+    prefix: 'bugtrail-import-',
+    inspect: (chunk) => {
+      if (isUtf8) {
+        try {
+          utf8.decode(chunk, { stream: true });
+        } catch {
+          isUtf8 = false;
         }
-        if (isUtf8) {
-          try {
-            utf8.decode(value, { stream: true });
-          } catch {
-            isUtf8 = false;
-          }
-        }
-        if (!out.write(value)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       }
+      return false;
+    },
+  });
+  if (isUtf8) {
+    try {
+      utf8.decode();
+    } catch {
+      isUtf8 = false;
     }
-    if (isUtf8) {
-      try {
-        utf8.decode();
-      } catch {
-        isUtf8 = false;
-      }
-    }
-    out.end();
-    await finished(out);
-  } catch (error) {
-    out.destroy();
-    await remove();
-    throw error;
   }
-  return { path: file, bytes, encoding: isUtf8 ? 'utf-8' : 'windows-1252', remove };
+  return { ...body, encoding: isUtf8 ? 'utf-8' : 'windows-1252' };
 }
 
 /** The file's rows, mapped, in file order. A file that is not the system's export at all throws a 400. */
 export function readRows(file: SpooledFile, system: ImportSource, timeZone: string): AsyncGenerator<SourceRow> {
   return system === 'github' ? githubRows(file, timeZone) : csvRows(file, system, timeZone);
 }
+
+/** The pipelines' outcome is read from their last stream (its errors end the loops); nothing to do here. */
+const ignoreEnd = () => {};
 
 /** Bytes to text in the file's encoding, as a stream (the decoder keeps a character split across chunks). */
 function decoding(encoding: SpooledFile['encoding']): Transform {
@@ -113,18 +87,21 @@ function decoding(encoding: SpooledFile['encoding']): Transform {
 }
 
 async function* csvRows(file: SpooledFile, system: 'redmine' | 'jira', timeZone: string): AsyncGenerator<SourceRow> {
-  const parser = createReadStream(file.path)
-    .pipe(decoding(file.encoding))
-    .pipe(
-      parse({
-        bom: true,
-        // A row with another field count is that row's error, not the file's.
-        relax_column_count: true,
-        relax_quotes: true,
-        skip_empty_lines: true,
-        max_record_size: MAX_RECORD_CHARS,
-      }),
-    );
+  // pipeline, not pipe: an error anywhere (the file gone, a bad byte) reaches the loop below,
+  // and leaving the loop early closes the file too.
+  const parser = pipeline(
+    createReadStream(file.path),
+    decoding(file.encoding),
+    parse({
+      bom: true,
+      // A row with another field count is that row's error, not the file's.
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      max_record_size: MAX_RECORD_CHARS,
+    }),
+    ignoreEnd,
+  );
   let columns: CsvColumns | null = null;
   let row = 0;
   try {
@@ -170,7 +147,7 @@ async function* githubRows(file: SpooledFile, timeZone: string): AsyncGenerator<
   };
   const notGithub = (why: string) =>
     new HttpError(400, `This is not GitHub's issue JSON (${why}): expected the array gh issue list --json prints`);
-  const stream = createReadStream(file.path).pipe(decoding(file.encoding));
+  const stream = pipeline(createReadStream(file.path), decoding(file.encoding), ignoreEnd);
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
       let text = chunk;

@@ -76,6 +76,12 @@ export const importOperations: RouteSpec[] = [
       400: invalidAnswer,
       403: errorAnswer(`"${importMessages.adminsOnly}"`),
       413: errorAnswer(`"${importMessages.tooLarge}"`),
+      429: errorAnswer(
+        "The caller's uploads in progress are at their spool quota (ADR 025); `Retry-After` says when to try again",
+      ),
+      507: errorAnswer(
+        'The server is short of disk space for uploads (SPOOL_MIN_FREE_MB); `Retry-After` says when to try again',
+      ),
     },
   },
 ];

@@ -49,7 +49,7 @@ export function createImportRoutes(deps: WriteApiDeps) {
     const actor = c.var.actor;
     if (!importPermissions.canImport(actor)) throw new ForbiddenError(importMessages.adminsOnly);
     const query = readQuery(c, importQuery);
-    const file = await spoolBody(c, importLimits.fileBytes, importMessages.tooLarge);
+    const file = await spoolBody(c, deps.spool, importLimits.fileBytes, importMessages.tooLarge);
     let handedOver = false;
     try {
       if (file.bytes === 0) throw new HttpError(400, importMessages.empty);

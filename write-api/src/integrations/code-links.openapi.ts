@@ -31,9 +31,12 @@ export const codeLinkOperations: RouteSpec[] = [
       200: linkedAnswer,
       204: ignored,
       400: errorAnswer('"Malformed webhook payload"'),
-      401: errorAnswer('"Webhook signature missing or wrong"'),
+      401: errorAnswer(
+        '"Webhook signature missing or wrong" (a missing or malformed signature before the body is read)',
+      ),
       404: notConfigured,
       413: errorAnswer('Past 25 MB'),
+      429: errorAnswer('4 payloads are being read already; `Retry-After` says when to try again'),
     },
   },
   {
@@ -48,9 +51,10 @@ export const codeLinkOperations: RouteSpec[] = [
       200: linkedAnswer,
       204: ignored,
       400: errorAnswer('"Malformed webhook payload"'),
-      401: errorAnswer('"Webhook token missing or wrong"'),
+      401: errorAnswer('"Webhook token missing or wrong" (checked before the body is read)'),
       404: notConfigured,
       413: errorAnswer('Past 25 MB'),
+      429: errorAnswer('4 payloads are being read already; `Retry-After` says when to try again'),
     },
   },
 ];

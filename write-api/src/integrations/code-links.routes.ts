@@ -8,6 +8,7 @@ import {
   ConflictError,
   NotFoundError,
   type PullRequestLink,
+  RateLimitedError,
   streams,
 } from '@bugtrail/domain';
 import { HttpError, readBodyBytes } from '@bugtrail/platform';
@@ -18,12 +19,21 @@ import { type CodeNews, codeHostNames, githubNews, gitlabNews } from './code-hos
 
 /** GitHub sends at most 25 MB; nothing bigger is read. */
 const PAYLOAD_LIMIT = 25 * 1024 * 1024;
-const messages = {
+/**
+ * Payloads held in memory at once, across both code hosts (api.md "Second round of safety"):
+ * GitHub's signature can only be checked on the whole body, so a stranger with a made-up
+ * signature could otherwise make the process hold 25 MB per connection.
+ */
+export const PAYLOADS_IN_MEMORY = 4;
+const BUSY_RETRY_AFTER_SECONDS = 5;
+export const codeLinkMessages = {
   tooLarge: 'Webhook payload too large (limit 25 MB)',
   badSignature: 'Webhook signature missing or wrong',
   badToken: 'Webhook token missing or wrong',
   malformed: 'Malformed webhook payload',
+  busy: 'Too many webhook deliveries are being read right now: try again shortly',
 } as const;
+const messages = codeLinkMessages;
 
 /** One command for one bug: what a commit or a request says about it. */
 type Link = {
@@ -42,37 +52,65 @@ type Link = {
  * "fixes #42" once the change reaches the default branch or the request is merged.
  * Each link goes through the one write path as a `LinkCode` command; its event ids
  * derive from what it links, so a redelivery appends nothing.
+ *
+ * Not declared commands (command.ts): a delivery is anonymous and proven by its secret before
+ * the body is read, its body is raw bytes read in one of a few slots (a signature covers the
+ * bytes, GitHub may send a form), and it is one command per bug it names, on as many streams,
+ * each with its own actor and natural key and none with the Idempotency-Key.
  */
 export function createCodeLinkRoutes(deps: WriteApiDeps) {
   const app = new Hono();
+  // One count per process: what the process holds, whichever host sent it.
+  let reading = 0;
+
+  /** Reads the payload in one of the few slots (429 when all are taken), then frees the slot. */
+  async function withPayload<T>(c: Context, use: (raw: Uint8Array) => Promise<T>): Promise<T> {
+    if (reading >= PAYLOADS_IN_MEMORY) {
+      c.header('Connection', 'close');
+      throw new RateLimitedError(messages.busy, BUSY_RETRY_AFTER_SECONDS);
+    }
+    reading++;
+    try {
+      return await use(await readBodyBytes(c, PAYLOAD_LIMIT, messages.tooLarge));
+    } finally {
+      reading--;
+    }
+  }
 
   app.post('/github', async (c) => {
     const secret = deps.config.codeHosts.githubSecret;
     if (!secret) return c.json({ message: 'Not found' }, 404);
-    const raw = await readBodyBytes(c, PAYLOAD_LIMIT, messages.tooLarge);
-    const body = new TextDecoder().decode(raw);
+    // Unsigned, or not a signature at all: refused before a byte of the body is read.
     const signature = c.req.header('x-hub-signature-256') ?? '';
-    if (!(await verifiedGithub(secret, body, signature))) throw new HttpError(401, messages.badSignature);
-    const event = c.req.header('x-github-event') ?? '';
-    const news = githubNews(event, githubPayload(c, body), new Date().toISOString());
-    return answer(c, deps, 'github', news);
+    if (!GITHUB_SIGNATURE.test(signature)) throw new HttpError(401, messages.badSignature);
+    return withPayload(c, async (raw) => {
+      const body = new TextDecoder().decode(raw);
+      if (!(await verifiedGithub(secret, body, signature))) throw new HttpError(401, messages.badSignature);
+      const event = c.req.header('x-github-event') ?? '';
+      const news = githubNews(event, githubPayload(c, body), new Date().toISOString());
+      return answer(c, deps, 'github', news);
+    });
   });
 
   app.post('/gitlab', async (c) => {
     const secret = deps.config.codeHosts.gitlabSecret;
     if (!secret) return c.json({ message: 'Not found' }, 404);
-    const raw = await readBodyBytes(c, PAYLOAD_LIMIT, messages.tooLarge);
+    // GitLab's secret is a header: checked before a byte of the body is read.
     if (!sameSecret(secret, c.req.header('x-gitlab-token') ?? '')) throw new HttpError(401, messages.badToken);
-    const event = c.req.header('x-gitlab-event') ?? '';
-    const news = gitlabNews(event, parseJson(new TextDecoder().decode(raw)), new Date().toISOString());
-    return answer(c, deps, 'gitlab', news);
+    return withPayload(c, async (raw) => {
+      const event = c.req.header('x-gitlab-event') ?? '';
+      const news = gitlabNews(event, parseJson(new TextDecoder().decode(raw)), new Date().toISOString());
+      return answer(c, deps, 'gitlab', news);
+    });
   });
 
   return app;
 }
 
+const GITHUB_SIGNATURE = /^sha256=[0-9a-f]{64}$/i;
+
 async function verifiedGithub(secret: string, body: string, signature: string): Promise<boolean> {
-  if (!/^sha256=[0-9a-f]{64}$/i.test(signature)) return false;
+  if (!GITHUB_SIGNATURE.test(signature)) return false;
   try {
     return await verify(secret, body, signature);
   } catch {

@@ -214,4 +214,46 @@ describe('API tokens', () => {
     expect(Date.parse(year.token.expiresAt) - Date.now()).toBeGreaterThan(365 * 86_400_000);
     expect((await api.post('/api/tokens', { name: 'x', scope: 'read' })).status).toBe(401);
   });
+
+  describe('a fresh proof to mint one', () => {
+    /** A session of `user` that signed in `minutesAgo` minutes ago (still valid, but not fresh). */
+    const sessionSignedIn = (user: TestUser, minutesAgo: number) =>
+      t.system.tokens.issue(
+        { id: user.id, role: user.role === 'auditor' ? 'auditor' : user.role },
+        { authenticatedAtMs: Date.now() - minutesAgo * 60_000 },
+      );
+
+    it('takes a session that signed in within the last 5 minutes without the password', async () => {
+      const fresh = await sessionSignedIn(developer, 1);
+      expect((await api.post('/api/tokens', { name: 'fresh', scope: 'read' }, fresh)).status).toBe(201);
+    });
+
+    it('asks an older session for the current password: 400 without, 403 wrong, 201 right', async () => {
+      const stale = await sessionSignedIn(developer, 6);
+      const before = await t.system.pool.query('select count(*)::int as n from platform.api_tokens');
+      const missing = await api.post('/api/tokens', { name: 'stale', scope: 'write' }, stale);
+      expect(missing.status).toBe(400);
+      expect(missing.body.message).toBe('Current password is required');
+      const wrong = await api.post('/api/tokens', { name: 'stale', scope: 'write', currentPassword: 'nope' }, stale);
+      expect(wrong.status).toBe(403);
+      expect(wrong.body.message).toBe('Current password is incorrect');
+      const after = await t.system.pool.query('select count(*)::int as n from platform.api_tokens');
+      expect(after.rows[0].n).toBe(before.rows[0].n);
+      const right = await api.post(
+        '/api/tokens',
+        { name: 'stale', scope: 'write', currentPassword: 'correct horse battery' },
+        stale,
+      );
+      expect(right.status, JSON.stringify(right.body)).toBe(201);
+    });
+
+    it('keeps the sign-in time across a role change: the new session is no fresher', async () => {
+      const someone = await registerUser(t.url, 'admin', 'Rolf Role');
+      const stale = await sessionSignedIn(someone, 6);
+      const changed = await api.put(`/api/users/${someone.id}/role`, { role: 'developer' }, stale);
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      const missing = await api.post('/api/tokens', { name: 'after role', scope: 'read' }, changed.body.token);
+      expect(missing.status).toBe(400);
+    });
+  });
 });

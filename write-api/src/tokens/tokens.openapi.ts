@@ -7,7 +7,6 @@ import { listTokensQuery } from './tokens.routes.js';
 
 const tags = ['tokens'];
 const roles = ['admin', 'tester', 'developer', 'auditor'];
-const notWithToken = errorAnswer(`"${apiTokenMessages.notWithToken}": an API token cannot mint tokens`);
 
 const createToken: RouteSpec = {
   method: 'post',
@@ -18,7 +17,8 @@ const createToken: RouteSpec = {
     "`Authorization: Bearer btp_…`: it acts as its owner with the owner's role of the moment. A `read` token " +
     `is refused every method but GET and HEAD ("${apiTokenMessages.scopeRefused}"). No token may create tokens, ` +
     "change its owner's password, email, role or two-step sign-in, or manage webhooks. Expired, deleted, or its " +
-    `owner deactivated: 401. At most ${apiTokenLimits.perUser} live tokens per person.`,
+    `owner deactivated: 401. At most ${apiTokenLimits.perUser} live tokens per person. Needs a fresh proof: ` +
+    '`currentPassword`, unless the session signed in within the last 5 minutes.',
   tags,
   roles,
   body: {
@@ -27,6 +27,7 @@ const createToken: RouteSpec = {
       name: `Required; trimmed, 1 to ${apiTokenLimits.nameMax} characters`,
       scope: '`read` or `write`',
       expiresInDays: `${apiTokenLimits.expiresInDaysMin} to ${apiTokenLimits.expiresInDaysMax}; default ${apiTokenLimits.expiresInDaysDefault}`,
+      currentPassword: "The caller's password; not needed when the session signed in within the last 5 minutes",
     },
   },
   responses: {
@@ -34,8 +35,12 @@ const createToken: RouteSpec = {
       description: 'The token and its secret, shown this once (Cache-Control: no-store)',
       schema: z.object({ token: apiTokenDtoSchema, secret: z.string() }),
     },
-    400: invalidAnswer,
-    403: notWithToken,
+    400: errorAnswer(
+      'Invalid input, with `details`; or "Current password is required" (the session is older than 5 minutes)',
+    ),
+    403: errorAnswer(
+      `"Current password is incorrect"; or "${apiTokenMessages.notWithToken}": an API token cannot mint tokens`,
+    ),
     409: errorAnswer(`"${apiTokenMessages.limitReached}"`),
   },
 };

@@ -2,6 +2,7 @@ import { apiTokenMessages, createApiTokenBody, ForbiddenError } from '@bugtrail/
 import { type AuthEnv, readJson, readQuery, requireAuth } from '@bugtrail/platform';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { requireFreshProof } from '../auth/fresh-proof.js';
 import type { WriteApiDeps } from '../deps.js';
 
 export const listTokensQuery = z.object({
@@ -21,7 +22,9 @@ export function createTokenRoutes(deps: WriteApiDeps) {
   app.use('*', requireAuth(deps.tokens));
 
   app.post('/', async (c) => {
-    const body = await readJson(c, createApiTokenBody);
+    const { currentPassword, ...body } = await readJson(c, createApiTokenBody);
+    // A token outlives the session that mints it: a stolen session must not be enough.
+    await requireFreshProof(c, deps, currentPassword, 'anyone');
     const created = await tokens.create(c.var.actor.id, body);
     // The secret is shown once: never kept by a cache or an Idempotency-Key replay.
     c.header('Cache-Control', 'no-store');

@@ -28,7 +28,10 @@ export const uploadOperations: RouteSpec[] = [
       400: invalidAnswer,
       413: errorAnswer('Over 5 MB'),
       415: errorAnswer('Not an image, or not multipart/form-data'),
-      429: errorAnswer('Too many uploads'),
+      429: errorAnswer('Too many uploads, or too many bytes being uploaded from this address at once'),
+      507: errorAnswer(
+        'The server is short of disk space for uploads (SPOOL_MIN_FREE_MB); `Retry-After` says when to try again',
+      ),
     },
   },
 ];

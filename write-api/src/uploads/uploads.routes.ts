@@ -42,11 +42,15 @@ export function createUploadRoutes(deps: WriteApiDeps) {
     const type = c.req.header('content-type') ?? '';
     if (!/^multipart\/form-data\s*;/i.test(type)) throw new HttpError(415, uploadMessages.notMultipart);
     // Spooled to disk while it streams in and cut at the limit (413): nothing large is held in memory.
-    const form = await readMultipart(c, {
-      bodyBytes: IMAGE_LIMIT_BYTES + MULTIPART_OVERHEAD_BYTES,
-      partBytes: IMAGE_LIMIT_BYTES + PART_HEADERS_BYTES,
-      tooLarge: uploadMessages.tooLarge,
-    });
+    const form = await readMultipart(
+      c,
+      {
+        bodyBytes: IMAGE_LIMIT_BYTES + MULTIPART_OVERHEAD_BYTES,
+        partBytes: IMAGE_LIMIT_BYTES + PART_HEADERS_BYTES,
+        tooLarge: uploadMessages.tooLarge,
+      },
+      deps.spool,
+    );
     const image = form.get('image');
     if (!(image instanceof File) || image.size === 0)
       throw ValidationError.field('image', uploadMessages.imageRequired);

@@ -358,7 +358,7 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
     const role = await api.put(`/api/users/${auditor.id}`, { role: 'admin' }, auditor.token);
     expect(role.status).toBe(400);
     expect((await api.put(`/api/users/${auditor.id}`, { role: 'auditor' }, auditor.token)).status).toBe(200);
-    const mfa = await api.post('/api/auth/mfa/setup', {}, auditor.token);
+    const mfa = await api.post('/api/auth/mfa/setup', { currentPassword: 'correct horse battery' }, auditor.token);
     expect(mfa.status, JSON.stringify(mfa.body)).toBe(200);
     expect(typeof mfa.body.secret).toBe('string');
     const logout = await api.post('/api/auth/logout', {}, auditor.token);

@@ -91,6 +91,26 @@ describe('managing people', () => {
     expect((await api.post(`/api/users/${second.id}/reactivate`, {}, admin.token)).status).toBe(200);
   });
 
+  it('checks a preferences change in order: token, body, then whose they are', async () => {
+    const other = await registerUser(t.url, 'developer');
+    const preferences = (id: string, body: unknown, token?: string) =>
+      api.put(`/api/users/${id}/preferences`, body, token);
+    await refused(401, () => preferences(other.id, { email: 'off' }));
+    // The body is read before who may change whose: someone else's with a bad body is 400, not 403.
+    await refused(400, () => preferences(other.id, ['off'], tester.token));
+    const forbidden = await refused(403, () => preferences(other.id, { email: 'off' }, tester.token));
+    expect(forbidden.body.message).toBe("You don't have permission to update this user");
+    // Nobody by that id: 404 for anyone (an admin hears it from the empty stream).
+    for (const caller of [tester, admin]) {
+      const missing = await refused(404, () => preferences('no-such-user', { email: 'off' }, caller.token));
+      expect(missing.body.message).toBe('User not found');
+    }
+    const set = await preferences(other.id, { email: 'daily' }, admin.token);
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body).toEqual({ preferences: { email: 'daily' } });
+    expect((await lastEvent(`user-${other.id}`)).metadata.actorId).toBe(admin.id);
+  });
+
   it('makes a one-time reset link that sets a new password and ends every session', async () => {
     const user = await registerUser(t.url, 'tester', 'Rita Reset');
     const made = await api.post(`/api/users/${user.id}/reset-link`, {}, admin.token);
@@ -145,6 +165,7 @@ describe('managing people', () => {
       createdBy: { _id: admin.id, name: 'Ada Admin' },
       createdAt: expect.any(String),
       expiresAt: minted.body.expiresAt,
+      role: 'admin',
     });
     expect(JSON.stringify(listed.body)).not.toContain(minted.body.code);
     expect((await api.get('/api/auth/invite-codes', tester.token)).status).toBe(403);

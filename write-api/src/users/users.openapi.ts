@@ -1,4 +1,4 @@
-import { emailPreferences, roleSchema, userMessages } from '@bugtrail/domain';
+import { roleSchema, userMessages } from '@bugtrail/domain';
 import {
   errorAnswer,
   forbiddenAnswer,
@@ -10,10 +10,13 @@ import {
 } from '@bugtrail/platform';
 import { z } from 'zod';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
-import { preferencesBody } from './people.routes.js';
 import { profileBody, roleBody } from './users.routes.js';
 
-/** PUT and PATCH /api/users/{id}, PUT /api/users/{id}/role (users.routes.ts), relative to their mount at /api/users. */
+/**
+ * PUT and PATCH /api/users/{id}, PUT /api/users/{id}/role (users.routes.ts) and the admin's people routes
+ * (people.routes.ts), relative to their mount at /api/users. The declared user commands (users.commands.ts)
+ * document themselves.
+ */
 
 const updateProfile = (method: 'put' | 'patch'): RouteSpec => ({
   method,
@@ -27,7 +30,8 @@ const updateProfile = (method: 'put' | 'patch'): RouteSpec => ({
     schema: profileBody,
     fields: {
       email: 'A valid email address, not used by another account',
-      password: "Blank = unchanged; else 8 to 128 characters. Revokes the user's other tokens",
+      password:
+        "Blank = unchanged; else 8 to 128 characters. Ends the user's other sessions (the changing one gets a fresh `token`), revokes every API token they own, and closes their live streams",
       role: 'Not writable: 400 unless it is the current role',
       profileImageURL: 'Empty, or an image this server stored (as returned by upload-image)',
       profileImageUrl: 'The same as profileImageURL (either spelling)',
@@ -129,32 +133,34 @@ const resetLink: RouteSpec = {
   },
 };
 
-const preferences: RouteSpec = {
-  method: 'put',
-  path: '/{id}/preferences',
-  summary: 'How notifications are mailed: each at once, a daily digest, or never (the caller’s own; admins anyone’s)',
+const resetMfa: RouteSpec = {
+  method: 'delete',
+  path: '/{id}/mfa',
+  summary: "Reset a user's two-factor sign-in (admin): their TOTP secret and recovery codes are gone",
+  description:
+    "For an owner locked out of their authenticator: an `MfaReset` event on the user's stream (audited, in its " +
+    'history); the user is told by notification (`mfa_reset`) and, with SMTP, by mail. Their password alone signs ' +
+    'in afterwards. A user without MFA: 200, nothing recorded.',
   tags: ['users'],
+  roles: ['admin'],
   params: idParam,
   headers: idempotencyHeader,
-  body: { schema: preferencesBody, fields: { email: '"immediate", "daily" or "off"' } },
   responses: {
     200: {
-      description: 'The preferences now',
-      schema: z.object({ preferences: z.object({ email: z.enum(emailPreferences) }) }),
-      headers: positionHeaders,
+      description: 'Off',
+      schema: z.object({ message: z.string(), mfaEnabled: z.literal(false) }),
     },
-    400: invalidAnswer,
     403: forbiddenAnswer,
     404: notFoundAnswer,
   },
 };
 
 export const userOperations: RouteSpec[] = [
-  preferences,
   updateProfile('put'),
   updateProfile('patch'),
   changeRole,
   deactivate,
   reactivate,
   resetLink,
+  resetMfa,
 ];

@@ -1,5 +1,6 @@
 import {
   apiTokenMessages,
+  type ChangeRole,
   ForbiddenError,
   isValidEmail,
   NotFoundError,
@@ -13,10 +14,10 @@ import {
   ValidationError,
   validatePassword,
 } from '@bugtrail/domain';
-import type { Handled } from '@bugtrail/eventstore';
-import { type AuthEnv, readJson, requireAuth, requireRole } from '@bugtrail/platform';
+import { type AuthEnv, readJson, requireAuth, requireRole, sessionAuthenticatedAt } from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
+import { decideAgainOnLockedAdmins, isUniqueViolation } from '../auth/accounts.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
 import { storedProfileImage } from '../uploads/profile-image.js';
@@ -49,8 +50,8 @@ type RegisteredUser = Extract<UserState, { status: 'registered' }>;
 /**
  * PUT /api/users/{id}: name, email, password, profile image; self or admin. The role
  * is not writable. Email and password live in the write-side credentials table as
- * well as (email only) in the events: both change under one row lock, and the
- * credentials change is rolled back when the event cannot be appended.
+ * well as (email only) in the events: the row changes in the transaction of the event's
+ * append (ADR 026), and a taken email appends nothing.
  */
 export function createUserRoutes(deps: WriteApiDeps) {
   const app = new Hono<AuthEnv>();
@@ -81,92 +82,66 @@ export function createUserRoutes(deps: WriteApiDeps) {
     );
     const passwordHash = password === null ? null : await hashPassword(password);
 
-    const client = await deps.pool.connect();
-    let handled: Handled<UserState> | null = null;
-    try {
-      await client.query('begin');
-      const { rows } = await client.query<{ email: string; role: string; password_hash: string }>(
-        'select email, role, password_hash from auth.credentials where user_id = $1 for update',
-        [userId],
-      );
-      const row = rows[0];
-      if (!row) throw new NotFoundError(profileMessages.notFound);
-      const emailChanges = email !== undefined && normaliseEmail(email) !== row.email.toLowerCase();
-      // A script's token never changes who can sign in as its owner (api.md "Integrations").
-      if (actor.apiToken && (passwordHash !== null || emailChanges))
-        throw new ForbiddenError(apiTokenMessages.notWithToken);
-      if (actor.id === userId && (passwordHash !== null || emailChanges)) {
-        // A stolen session must not be enough to take the account over.
-        if (!body.currentPassword) throw ValidationError.field('currentPassword', userMessages.currentPasswordRequired);
-        if (!(await verifyPassword(row.password_hash, body.currentPassword))) {
-          throw new ForbiddenError(userMessages.currentPasswordIncorrect);
-        }
+    const { rows } = await deps.pool.query<{ email: string; role: string; password_hash: string }>(
+      'select email, role, password_hash from auth.credentials where user_id = $1',
+      [userId],
+    );
+    const row = rows[0];
+    if (!row) throw new NotFoundError(profileMessages.notFound);
+    const emailChanges = email !== undefined && normaliseEmail(email) !== row.email.toLowerCase();
+    // A script's token never changes who can sign in as its owner (api.md "Integrations").
+    if (actor.apiToken && (passwordHash !== null || emailChanges))
+      throw new ForbiddenError(apiTokenMessages.notWithToken);
+    if (actor.id === userId && (passwordHash !== null || emailChanges)) {
+      // A stolen session must not be enough to take the account over.
+      if (!body.currentPassword) throw ValidationError.field('currentPassword', userMessages.currentPasswordRequired);
+      if (!(await verifyPassword(row.password_hash, body.currentPassword))) {
+        throw new ForbiddenError(userMessages.currentPasswordIncorrect);
       }
-      if (body.role !== undefined && body.role !== null && body.role !== '' && resolveRole(body.role) !== row.role) {
-        throw ValidationError.field('role', userMessages.roleNotWritable);
-      }
-      if (emailChanges) {
-        try {
-          await client.query('update auth.credentials set email = $2 where user_id = $1', [
-            userId,
-            normaliseEmail(email),
-          ]);
-        } catch (error) {
-          if ((error as { code?: string }).code === '23505') {
-            throw ValidationError.field('email', profileMessages.emailTaken);
-          }
-          throw error;
-        }
-      }
-      if (passwordHash !== null) {
-        await client.query(
-          'update auth.credentials set password_hash = $2, password_changed_at = now() where user_id = $1',
-          [userId, passwordHash],
-        );
-      }
-      handled = await deps.commands.handle(
-        streams.user(userId),
-        userDecider,
-        {
-          type: 'UpdateProfile',
-          data: {
-            userId,
-            ...(body.name != null ? { name: body.name } : {}),
-            ...(email !== undefined ? { email } : {}),
-            ...(image !== undefined ? { profileImageURL: image || null } : {}),
-            passwordChanged: passwordHash !== null,
-          },
-          metadata: { actor, now: now() },
-        },
-        commandContext(c, actor),
-      );
-      const profile = handled.state as RegisteredUser;
-      await client.query('update auth.credentials set name = $2, profile_image_url = $3 where user_id = $1', [
-        userId,
-        profile.name,
-        profile.profileImageURL,
-      ]);
-      try {
-        await client.query('commit');
-      } catch (error) {
-        // The event is stored but the credentials commit failed: bring the row in
-        // line with the events rather than leave the two disagreeing.
-        await repairCredentials(userId, handled.position !== null, email, passwordHash, profile);
-        throw error;
-      }
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
     }
+    if (body.role !== undefined && body.role !== null && body.role !== '' && resolveRole(body.role) !== row.role) {
+      throw ValidationError.field('role', userMessages.roleNotWritable);
+    }
+    const handled = await deps.commands.handle(
+      streams.user(userId),
+      userDecider,
+      {
+        type: 'UpdateProfile',
+        data: {
+          userId,
+          ...(body.name != null ? { name: body.name } : {}),
+          ...(email !== undefined ? { email } : {}),
+          ...(image !== undefined ? { profileImageURL: image || null } : {}),
+          passwordChanged: passwordHash !== null,
+        },
+        metadata: { actor, now: now() },
+      },
+      commandContext(c, actor),
+      {
+        alongside: async (tx, { state }) => {
+          const profile = state as RegisteredUser;
+          try {
+            await deps.accounts.update(tx, userId, {
+              ...(emailChanges ? { email: normaliseEmail(email) } : {}),
+              ...(passwordHash !== null ? { passwordHash } : {}),
+              name: profile.name,
+              profileImageURL: profile.profileImageURL,
+            });
+          } catch (error) {
+            if (isUniqueViolation(error)) throw ValidationError.field('email', profileMessages.emailTaken);
+            throw error;
+          }
+        },
+      },
+    );
 
     const user = handled.state as RegisteredUser;
     let token: string | undefined;
     if (passwordHash !== null) {
-      // Every token issued so far stops working; the caller who changed their own
+      // Every session token issued so far and every API token stop working (a token minted with
+      // a stolen session must not outlive the new password); the caller who changed their own
       // password gets a fresh one so this browser stays signed in.
-      await deps.tokens.revokeAll(userId);
+      await deps.tokens.endEverything(userId);
       if (actor.id === userId) token = await deps.tokens.issue(user);
     }
     await settle(c, deps, handled.position);
@@ -175,31 +150,15 @@ export function createUserRoutes(deps: WriteApiDeps) {
     return c.json({ message: profileMessages.updated, user: dto, ...dto, ...(token ? { token } : {}) }, 200);
   };
 
-  async function repairCredentials(
-    userId: string,
-    appended: boolean,
-    email: string | undefined,
-    hash: string | null,
-    profile: RegisteredUser,
-  ) {
-    if (!appended) return;
-    await deps.pool
-      .query(
-        `update auth.credentials set email = coalesce($2, email), password_hash = coalesce($3, password_hash),
-           name = $4, profile_image_url = $5 where user_id = $1`,
-        [userId, email === undefined ? null : normaliseEmail(email), hash, profile.name, profile.profileImageURL],
-      )
-      .catch((error: unknown) => deps.logger.error('credentials repair failed', { error, userId }));
-  }
-
   app.put('/:id', update);
   app.patch('/:id', update);
 
   /**
    * PUT /api/users/{id}/role (admin): the role lives in the events and in the
    * credentials row (what commands and logins decide by); both change in one
-   * transaction, as the email does above. Every admin row is locked first, so two
-   * admins demoting each other at once cannot both pass the last-admin rule. The
+   * transaction, as the email does above. There the admins' rows are locked and the
+   * change decided again on them, so two admins demoting each other at once cannot
+   * both pass the last-admin rule. The
    * user's tokens carry the old role: they are revoked (the caller who changed their
    * own role gets a fresh one, as after a password change).
    */
@@ -207,50 +166,31 @@ export function createUserRoutes(deps: WriteApiDeps) {
     const actor = c.var.actor;
     const userId = c.req.param('id');
     const body = await readJson(c, roleBody);
-    const client = await deps.pool.connect();
-    let handled: Handled<UserState>;
-    try {
-      await client.query('begin');
-      const { rows: admins } = await client.query<{ user_id: string }>(
-        `select user_id from auth.credentials where role = 'admin' and deactivated_at is null order by user_id for update`,
-      );
-      const { rowCount } = await client.query('select 1 from auth.credentials where user_id = $1 for update', [userId]);
-      if (!rowCount) throw new NotFoundError(profileMessages.notFound);
-      handled = await deps.commands.handle(
-        streams.user(userId),
-        userDecider,
-        {
-          type: 'ChangeRole',
-          data: { userId, role: body.role, adminIds: admins.map((r) => r.user_id) },
-          metadata: { actor, now: now() },
-        },
-        commandContext(c, actor),
-      );
-      const { role } = handled.state as RegisteredUser;
-      await client.query('update auth.credentials set role = $2 where user_id = $1', [userId, role]);
-      try {
-        await client.query('commit');
-      } catch (error) {
-        // The event is stored: bring the row in line with it rather than leave them disagreeing.
-        if (handled.position !== null) {
-          await deps.pool
-            .query('update auth.credentials set role = $2 where user_id = $1', [userId, role])
-            .catch((repair: unknown) => deps.logger.error('credentials repair failed', { error: repair, userId }));
-        }
-        throw error;
-      }
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    if (!(await deps.accounts.exists(userId))) throw new NotFoundError(profileMessages.notFound);
+    const command: ChangeRole = {
+      type: 'ChangeRole',
+      data: { userId, role: body.role, adminIds: await deps.accounts.activeAdmins() },
+      metadata: { actor, now: now() },
+    };
+    const handled = await deps.commands.handle(streams.user(userId), userDecider, command, commandContext(c, actor), {
+      alongside: async (tx, decided) => {
+        await decideAgainOnLockedAdmins(deps.accounts, tx, command, decided);
+        await deps.accounts.update(tx, userId, { role: (decided.state as RegisteredUser).role });
+      },
+    });
 
     const user = handled.state as RegisteredUser;
     let token: string | undefined;
     if (handled.newEvents.length > 0) {
       await deps.tokens.revokeAll(userId);
-      if (actor.id === userId) token = await deps.tokens.issue(user);
+      // The new token keeps the old one's sign-in time: a role change proves nobody's identity.
+      if (actor.id === userId) {
+        const signedInAt = await sessionAuthenticatedAt(c, deps.tokens);
+        token = await deps.tokens.issue(
+          user,
+          signedInAt === null ? { authenticatedAtMs: 0 } : { authenticatedAtMs: signedInAt },
+        );
+      }
     }
     await settle(c, deps, handled.position);
     if (token) c.header('Cache-Control', 'no-store');

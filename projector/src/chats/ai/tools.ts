@@ -1,5 +1,8 @@
 import type { Actor, BugDto } from '@bugtrail/domain';
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
+import { findVisibleBugByNumber, searchVisibleBugs } from '../../bugs/bugs.queries.js';
+import type { ReadModelDb } from '../../schema.js';
 import type { AiToolCall, AiToolSpec } from './providers.js';
 
 /**
@@ -33,11 +36,12 @@ export const bugTools: readonly AiToolSpec[] = [
 
 const SEARCH_LIMIT = 10;
 
-/** The scope of `actor` over rm.bugs, as SQL (parameters $1 = actor id). */
-function scopeOf(actor: Actor): string {
-  if (actor.role === 'admin' || actor.role === 'auditor') return 'true';
-  if (actor.role === 'tester') return 'reporter_id = $1';
-  return '$1 = any(assignee_ids)';
+/** One query builder per pool: the tools read the bugs read model through its own queries. */
+const dbs = new WeakMap<pg.Pool, Kysely<ReadModelDb>>();
+function dbOf(pool: pg.Pool): Kysely<ReadModelDb> {
+  let db = dbs.get(pool);
+  if (!db) dbs.set(pool, (db = new Kysely<ReadModelDb>({ dialect: new PostgresDialect({ pool }) })));
+  return db;
 }
 
 const summary = (dto: BugDto) => ({
@@ -54,25 +58,13 @@ export async function runBugTool(pool: pg.Pool, actor: Actor, call: AiToolCall):
   if (call.name === 'search_bugs') {
     const query = typeof call.arguments.query === 'string' ? call.arguments.query.trim().slice(0, 200) : '';
     if (!query) return JSON.stringify({ bugs: [] });
-    const number = /^#?(\d{1,9})$/.exec(query)?.[1];
-    const { rows } = await pool.query<{ dto: BugDto }>(
-      `select dto from rm.bugs
-       where not deleted and (${scopeOf(actor)})
-         and (search @@ websearch_to_tsquery('english', $2) or dto->>'title' ilike $3 or number = $4)
-       order by (number = $4) desc nulls last, ts_rank(search, websearch_to_tsquery('english', $2)) desc, created_at desc
-       limit ${SEARCH_LIMIT}`,
-      [actor.id, query, `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, number ? Number(number) : null],
-    );
-    return JSON.stringify({ bugs: rows.map((row) => summary(row.dto)) });
+    const bugs = await searchVisibleBugs(dbOf(pool), actor, query, SEARCH_LIMIT);
+    return JSON.stringify({ bugs: bugs.map(summary) });
   }
   if (call.name === 'get_bug') {
     const number = Number(call.arguments.number);
     if (!Number.isInteger(number) || number < 1) return JSON.stringify({ error: 'not found' });
-    const { rows } = await pool.query<{ dto: BugDto }>(
-      `select dto from rm.bugs where number = $2 and not deleted and (${scopeOf(actor)})`,
-      [actor.id, number],
-    );
-    const dto = rows[0]?.dto;
+    const dto = await findVisibleBugByNumber(dbOf(pool), actor, number);
     if (!dto) return JSON.stringify({ error: 'not found' });
     return JSON.stringify({
       ...summary(dto),

@@ -2,13 +2,14 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 import type { Bug, UserRef } from '../../lib/types';
 import { pickInstant } from './at-search';
 
 /**
  * `GET /api/bugs/{id}/history` as the bug page reads it: the event list, the bug as of
  * a moment (`?at`) and two moments compared (`?from&to`). Every key sits under
- * ['bug', id], so the live topic `bug:<id>` and the bug's own mutations, which
+ * queryKeys.bug.detail(id), so the live topic `bug:<id>` and the bug's own mutations, which
  * invalidate that prefix, refetch the history too (ADR 004).
  */
 
@@ -44,14 +45,14 @@ const historyPath = (id: string, query?: Record<string, string>) =>
 
 export const bugHistoryQuery = (id: string) =>
   queryOptions({
-    queryKey: ['bug', id, 'history'],
+    queryKey: queryKeys.bug.history(id),
     queryFn: ({ signal }) => api<BugHistory>(historyPath(id), { signal }),
     retry: false,
   });
 
 export const bugAsOfQuery = (id: string, at: string) =>
   queryOptions({
-    queryKey: ['bug', id, 'history', 'at', at],
+    queryKey: queryKeys.bug.historyAt(id, at),
     queryFn: ({ signal }) => api<BugAsOf>(historyPath(id, { at }), { signal }),
     retry: false,
     // Scrubbing keeps the last moment on screen until the next one arrives.
@@ -60,7 +61,7 @@ export const bugAsOfQuery = (id: string, at: string) =>
 
 export const bugComparisonQuery = (id: string, from: string, to: string) =>
   queryOptions({
-    queryKey: ['bug', id, 'history', 'compare', from, to],
+    queryKey: queryKeys.bug.comparison(id, from, to),
     queryFn: ({ signal }) => api<BugComparison>(historyPath(id, { from, to }), { signal }),
     retry: false,
     placeholderData: keepPreviousData,

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { RefreshCw } from 'lucide-react';
 import { useMemo } from 'react';
 import { api, messageOf } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 import type { Role } from '../../lib/types';
 import { Avatar } from '../ui/avatar';
 import { Button } from '../ui/button';
@@ -16,7 +17,7 @@ import { formatExact, formatRelative, useNow } from './moment';
 
 /**
  * GET /api/audit/activity: the newest changes across all bugs, in the words of the bug
- * page's timeline, each linked to its bug as of that moment. Under ['dashboard'], so
+ * page's timeline, each linked to its bug as of that moment. Under queryKeys.dashboard.all, so
  * every bug's live topic refreshes it.
  */
 
@@ -27,7 +28,7 @@ const PAGE = 20;
 
 const activityFeedQuery = () =>
   infiniteQueryOptions({
-    queryKey: ['dashboard', 'audit-activity'],
+    queryKey: queryKeys.dashboard.auditActivity,
     queryFn: ({ pageParam, signal }) =>
       api<FeedPage>(
         `/api/audit/activity?${new URLSearchParams({ limit: String(PAGE), ...(pageParam ? { before: pageParam } : {}) })}`,

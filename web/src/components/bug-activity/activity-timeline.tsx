@@ -52,18 +52,22 @@ export function ActivityTimeline({ rows, viewAs, people, at, brokenAt, onShowMom
                   aria-hidden="true"
                 />
               )}
-              <Avatar user={actor} size="sm" className={cx(isLater && 'opacity-40')} />
+              {/* Later than the moment shown: muted, yet readable (no opacity: its text must keep AA contrast). */}
+              <Avatar user={actor} size="sm" className={cx(isLater && 'grayscale')} />
               <div
                 className={cx(
                   'min-w-0 flex-1 rounded-lg px-3 py-1.5 -my-1.5',
                   row.id === current && 'bg-amber-50 ring-1 ring-amber-200',
                   isBroken && 'bg-rose-50 ring-1 ring-rose-300',
-                  isLater && 'opacity-50',
                 )}
+                data-later={isLater || undefined}
                 data-revision={row.revisions[0]}
               >
-                <p className="text-sm break-words text-slate-700">
-                  <span className="font-semibold text-slate-900">{actor.name}</span> {row.summary}
+                <p className={cx('text-sm break-words', isLater ? 'text-slate-500 italic' : 'text-slate-700')}>
+                  <span className={cx('font-semibold', isLater ? 'text-slate-600' : 'text-slate-900')}>
+                    {actor.name}
+                  </span>{' '}
+                  {row.summary}
                 </p>
                 <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-xs text-slate-500">
                   <time dateTime={row.at} title={formatExact(row.at)}>

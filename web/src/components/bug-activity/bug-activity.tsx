@@ -19,7 +19,7 @@ import { TimeTravelControls } from './time-travel';
  * The bug page's Activity: the event stream's integrity, the time travel (slider,
  * picker, compare) and the timeline in plain words. Read-only, for everyone who may
  * view the bug; it refetches when the bug's live topic fires (its query sits under
- * ['bug', id]).
+ * `queryKeys.bug.detail(id)`).
  */
 
 export function IntegrityNote({ integrity }: { integrity: HistoryIntegrity | undefined }) {

@@ -3,7 +3,7 @@ import type { BugStatus, Role } from '../../lib/types';
 import type { FieldChange, HistoryEntry } from './activity-api';
 
 /**
- * A bug's events in plain words: "Dana moved it from Open to In Progress", "Ravi ticked
+ * A bug's events in plain words: "Dana changed Status from Open to In Progress", "Ravi ticked
  * 'Repro on Safari'", "Ada assigned Lee". Fields are named by the bug form's labels,
  * values in the words of the viewer's screens, old value before new.
  */
@@ -151,7 +151,11 @@ function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary
       const change = changeOf(entry, 'status');
       const from = (data.from ?? change?.from) as BugStatus;
       const to = (data.to ?? change?.to) as BugStatus;
-      return { summary: `moved it from ${statusLabel(from, viewAs)} to ${statusLabel(to, viewAs)}`, details: [] };
+      // Named like every other field's row: actor, field, old, new (api.md "Audit trail").
+      return {
+        summary: `changed ${fieldLabel('status')} from ${statusLabel(from, viewAs)} to ${statusLabel(to, viewAs)}`,
+        details: [],
+      };
     }
     case 'DevelopersAssigned':
       return { summary: `assigned ${peopleIn(entry, 'to')}`, details: [] };
@@ -185,6 +189,10 @@ function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary
       return { summary: `removed the file ${String(data.name ?? '')}`.trim(), details: [] };
     case 'BugDeleted':
       return { summary: 'deleted the bug', details: [] };
+    case 'BugArchived':
+      return { summary: 'archived the bug', details: [] };
+    case 'BugRestored':
+      return { summary: 'restored the bug from the archive', details: [] };
     // The discussion (bug-comments/): the words stay in the Comments section, not here.
     case 'CommentAdded':
       return { summary: 'commented', details: [] };

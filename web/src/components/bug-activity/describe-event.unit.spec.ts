@@ -45,10 +45,12 @@ describe('the timeline in plain words', () => {
     });
   });
 
-  it('says who moved the status where, in the words of the viewer', () => {
+  it('names the Status field, old then new, in the words of the viewer', () => {
     const moved = entry('BugStatusChanged', dana, '2025-03-12T11:00:00.000Z', { from: 'Open', to: 'In Progress' });
-    expect(activityRows([moved], 'tester')[0]!.summary).toBe('moved it from Open to In Progress');
-    expect(activityRows([moved], 'admin')[0]!.summary).toBe('moved it from Pending to In Progress');
+    expect(activityRows([moved], 'tester')[0]!.summary).toBe('changed Status from Open to In Progress');
+    expect(activityRows([moved], 'admin')[0]!.summary).toBe('changed Status from Pending to In Progress');
+    expect(activityRows([moved], 'developer')[0]!.summary).toBe('changed Status from Pending to In Progress');
+    expect(activityRows([moved], 'auditor')[0]!.summary).toBe('changed Status from Pending to In Progress');
   });
 
   it('names ticked steps, assignees and links', () => {

@@ -13,7 +13,7 @@ import { formatExact, fromLocalInput, momentIndex, toLocalInput } from './moment
 type TimeTravelProps = {
   /** Oldest first; the last one is the bug as it is now. */
   moments: string[];
-  /** A sentence per moment, for the slider's spoken value ("Dana moved it …"). */
+  /** A sentence per moment, for the slider's spoken value ("Dana changed Status from …"). */
   describeMoment: (at: string) => string;
   at: string | undefined;
   onAt: (at: string | undefined, options?: { replace?: boolean }) => void;

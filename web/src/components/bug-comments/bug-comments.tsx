@@ -1,20 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { MessageSquare, Pencil, RefreshCw, Trash2 } from 'lucide-react';
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { MessageSquare, RefreshCw } from 'lucide-react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { ApiError, messageOf } from '../../lib/api';
 import { notify } from '../../lib/notify';
-import { teamQuery } from '../../lib/queries';
 import { profileQuery } from '../../lib/session';
 import type { Bug, Role } from '../../lib/types';
-import { formatExact, formatRelative, useNow } from '../bug-activity/moment';
+import { useNow } from '../bug-activity/moment';
 import { type GuardedMove, useUnsavedChangesGuard } from '../bug-editor';
 import { ConfirmModal } from '../confirm-modal';
-import { Avatar } from '../ui/avatar';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { cx } from '../ui/cx';
 import { Skeleton } from '../ui/skeleton';
 import { CommentEditor } from './comment-editor';
+import { CommentItem, loadMarkdown } from './comment-item';
 import {
   type BugComment,
   bugCommentsQuery,
@@ -24,7 +23,8 @@ import {
   useDeleteComment,
   useEditComment,
 } from './comments-api';
-import { type DirectoryEntry, mentionCandidates, type Person } from './mentions';
+import type { Person } from './mentions';
+import { useCommentPeople } from './use-comment-people';
 
 /**
  * The discussion under a bug, for everyone who may view it: the comments oldest first
@@ -33,20 +33,6 @@ import { type DirectoryEntry, mentionCandidates, type Person } from './mentions'
  * A half-written comment or edit holds the page like an unsaved form does; moving through
  * the bug's history (`?at=`) keeps the section on screen, so that is let through.
  */
-
-/*
- * The markdown renderer (react-markdown with GFM) is most of this section's weight: it
- * loads on its own, started as soon as the section mounts, so the bug page does not
- * wait for it. Until it is there a comment shows its text as typed (React text, inert).
- */
-const loadMarkdown = () => import('./comment-markdown');
-const CommentMarkdown = lazy(() => loadMarkdown().then((module) => ({ default: module.CommentMarkdown })));
-
-function PlainBody({ body }: { body: string }) {
-  return (
-    <p className="text-sm leading-6 break-words whitespace-pre-wrap text-slate-700 [overflow-wrap:anywhere]">{body}</p>
-  );
-}
 
 /** The server's reason when it gave one (its word on the body first), else the fallback. */
 function refusal(error: unknown, fallback: string): string {
@@ -71,7 +57,7 @@ export function BugComments({ bug, viewAs, className }: { bug: Bug; viewAs: Role
   // One clock for every comment's "3 minutes ago".
   const now = useNow();
   const { data: me } = useQuery(profileQuery());
-  const directory = useQuery({ ...teamQuery(), staleTime: 5 * 60_000 });
+  const { candidates, people } = useCommentPeople(bug, comments.data, me?._id);
   const canWrite = viewAs !== 'auditor';
   const isAdmin = viewAs === 'admin';
 
@@ -100,21 +86,6 @@ export function BugComments({ bug, viewAs, className }: { bug: Bug; viewAs: Role
   );
   const onComposerDirty = useCallback((isDirty: boolean) => reportDirty('new', isDirty), [reportDirty]);
   const onEditDirty = useCallback((isDirty: boolean) => reportDirty('edit', isDirty), [reportDirty]);
-
-  const entries = useMemo(() => (directory.data ?? []) as DirectoryEntry[], [directory.data]);
-  const candidates = useMemo(
-    () =>
-      mentionCandidates({ directory: entries, reporter: bug.createdBy, assignees: bug.assignedTo, selfId: me?._id }),
-    [entries, bug.createdBy, bug.assignedTo, me?._id],
-  );
-  /** Names and faces for ids: the directory, the bug's people, the comments' authors. */
-  const people = useMemo(() => {
-    const map = new Map<string, Person>();
-    for (const c of comments.data ?? []) map.set(c.author._id, c.author);
-    for (const p of [bug.createdBy, ...bug.assignedTo]) if (p) map.set(p._id, p);
-    for (const e of entries) map.set(e._id, e);
-    return map;
-  }, [comments.data, bug.createdBy, bug.assignedTo, entries]);
 
   const submitNew = async (draft: CommentDraft) => {
     setAddError(null);
@@ -256,101 +227,5 @@ export function BugComments({ bug, viewAs, className }: { bug: Bug; viewAs: Role
       </ConfirmModal>
       {guard.prompt}
     </Card>
-  );
-}
-
-function CommentItem({
-  comment,
-  now,
-  people,
-  selfId,
-  canEdit,
-  canDelete,
-  isEditing,
-  renderEditor,
-  onEdit,
-  onDelete,
-}: {
-  comment: BugComment;
-  now: number;
-  people: ReadonlyMap<string, Person>;
-  selfId: string | undefined;
-  canEdit: boolean;
-  canDelete: boolean;
-  isEditing: boolean;
-  renderEditor: () => ReactNode;
-  onEdit: () => void;
-  onDelete: () => void;
-}) {
-  const author = people.get(comment.author._id) ?? comment.author;
-  const mentioned = useMemo(
-    () => comment.mentions.map((id) => people.get(id)).filter((p): p is Person => !!p),
-    [comment.mentions, people],
-  );
-  const labelId = useId();
-  return (
-    <li className="flex gap-3" data-comment-id={comment._id}>
-      <Avatar user={author} size="sm" className="mt-0.5" />
-      <article className="min-w-0 flex-1" aria-labelledby={labelId}>
-        <header className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
-          <span id={labelId} className="sr-only">
-            Comment by {comment.author.name}
-          </span>
-          <span className="text-sm font-semibold text-slate-900">{comment.author.name}</span>
-          <time dateTime={comment.createdAt} title={formatExact(comment.createdAt)} className="text-xs text-slate-500">
-            {formatRelative(comment.createdAt, now)}
-          </time>
-          {comment.editedAt && !comment.isDeleted ? (
-            <span className="text-xs text-slate-500" title={`Edited ${formatExact(comment.editedAt)}`}>
-              (edited)
-            </span>
-          ) : null}
-          {(canEdit || canDelete) && !isEditing ? (
-            <span className="ml-auto flex items-center gap-1 self-center">
-              {canEdit ? (
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  className="h-7 px-2"
-                  icon={<Pencil className="size-3.5" aria-hidden="true" />}
-                  onClick={onEdit}
-                  aria-label="Edit comment"
-                  title="Edit comment"
-                >
-                  <span className="hidden sm:inline">Edit</span>
-                </Button>
-              ) : null}
-              {canDelete ? (
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  className="h-7 px-2 hover:text-rose-700"
-                  icon={<Trash2 className="size-3.5" aria-hidden="true" />}
-                  onClick={onDelete}
-                  aria-label="Delete comment"
-                  title="Delete comment"
-                >
-                  <span className="hidden sm:inline">Delete</span>
-                </Button>
-              ) : null}
-            </span>
-          ) : null}
-        </header>
-        <div className="mt-1">
-          {comment.isDeleted ? (
-            <p className="flex items-center gap-1.5 text-sm text-slate-500 italic">
-              <Trash2 className="size-3.5 shrink-0" aria-hidden="true" />
-              {commentTexts.deleted}
-            </p>
-          ) : isEditing ? (
-            renderEditor()
-          ) : (
-            <Suspense fallback={<PlainBody body={comment.body} />}>
-              <CommentMarkdown body={comment.body} mentioned={mentioned} selfId={selfId} />
-            </Suspense>
-          )}
-        </div>
-      </article>
-    </li>
   );
 }

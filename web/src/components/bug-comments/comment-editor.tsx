@@ -1,10 +1,13 @@
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { Avatar } from '../ui/avatar';
-import { Button } from '../ui/button';
+import { flushSync } from 'react-dom';
 import { cx } from '../ui/cx';
 import { controlClass } from '../ui/field';
-import { COMMENT_MAX_LENGTH, type CommentDraft, checkCommentBody } from './comments-api';
+import { useKnownEmails } from '../ui/person-name';
+import { CommentEditorFooter } from './comment-editor-footer';
+import { type CommentDraft, checkCommentBody } from './comments-api';
+import { MentionList } from './mention-list';
 import { filterCandidates, type MentionCandidate, mentionQueryAt, mentionsStillIn, type Person } from './mentions';
+import { useCommentBox } from './use-comment-box';
 
 /**
  * A markdown text box with @-mentions, for a new comment and for editing one. Typing `@`
@@ -55,6 +58,7 @@ export function CommentEditor({
   footerNote,
 }: CommentEditorProps) {
   const [text, setText] = useState(initialBody);
+  const emails = useKnownEmails();
   const [picked, setPicked] = useState<readonly Person[]>(initialMentions);
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
   /** Escape closes the list for the mention being typed, until another `@` starts. */
@@ -72,22 +76,7 @@ export function CommentEditor({
   // Leaving with a draft still typed is no longer a draft once the editor is gone.
   useEffect(() => () => onDirtyChange(false), [onDirtyChange]);
 
-  useEffect(() => {
-    if (!autoFocus) return;
-    const el = box.current;
-    if (!el) return;
-    el.focus();
-    el.setSelectionRange(el.value.length, el.value.length);
-  }, [autoFocus]);
-
-  // Grow with the text, up to a limit (then the box scrolls).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: measure on every text change
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    el.style.height = 'auto';
-    el.style.height = `${Math.min(Math.max(el.scrollHeight + 2, 88), 320)}px`;
-  }, [text]);
+  useCommentBox(box, text, autoFocus);
 
   const suggestions = useMemo(
     () => (mention && mention.start !== dismissedAt ? filterCandidates(candidates, mention.query) : []),
@@ -111,17 +100,17 @@ export function CommentEditor({
     const caret = el.selectionStart ?? text.length;
     const insert = `@${person.name} `;
     const next = text.slice(0, mention.start) + insert + text.slice(caret);
-    setText(next);
     setPicked((current) => (current.some((p) => p._id === person._id) ? current : [...current, person]));
     setMention(null);
     // The caret lands right after `@Name `, which reads as a query again: not for this mention.
     setDismissedAt(mention.start);
     onEdited?.();
     const position = mention.start + insert.length;
-    requestAnimationFrame(() => {
-      el.focus();
-      el.setSelectionRange(position, position);
-    });
+    // Committed now, the caret with it: a key typed right after the pick lands after the name.
+    // (Placed on the next frame, the caret jumped back over what a fast typist had typed since.)
+    flushSync(() => setText(next));
+    el.focus();
+    el.setSelectionRange(position, position);
   };
 
   const send = async () => {
@@ -181,7 +170,6 @@ export function CommentEditor({
 
   const shownError = localError ?? error;
   const length = text.trim().length;
-  const isNearLimit = length > COMMENT_MAX_LENGTH * 0.9;
 
   return (
     <form
@@ -221,36 +209,15 @@ export function CommentEditor({
           className={cx(controlClass(!!shownError), 'min-h-22 resize-y py-2 leading-relaxed')}
         />
         {isListOpen ? (
-          <div
-            id={listId}
-            role="listbox"
-            aria-label="People to mention"
-            className="absolute top-full left-0 z-20 mt-1 max-h-64 w-72 max-w-full overflow-y-auto rounded-xl border border-slate-200 bg-white py-1 shadow-xl"
-          >
-            {suggestions.map((person, index) => (
-              <div
-                key={person._id}
-                id={optionId(index)}
-                role="option"
-                tabIndex={-1}
-                aria-selected={index === activeIndex}
-                onMouseDown={(event) => {
-                  // Keep the focus (and the caret) in the text box.
-                  event.preventDefault();
-                  pick(person);
-                }}
-                onMouseEnter={() => setActive(index)}
-                className={cx(
-                  'flex cursor-pointer items-center gap-2 px-3 py-1.5 text-sm',
-                  index === activeIndex ? 'bg-brand-50 text-brand-800' : 'text-slate-700',
-                )}
-              >
-                <Avatar user={person} size="xs" />
-                <span className="min-w-0 flex-1 truncate font-medium">{person.name}</span>
-                <span className="shrink-0 text-xs text-slate-600">{person.reason}</span>
-              </div>
-            ))}
-          </div>
+          <MentionList
+            listId={listId}
+            suggestions={suggestions}
+            activeIndex={activeIndex}
+            optionId={optionId}
+            emails={emails}
+            pick={pick}
+            setActive={setActive}
+          />
         ) : null}
       </div>
       {shownError ? (
@@ -258,26 +225,14 @@ export function CommentEditor({
           {shownError}
         </p>
       ) : null}
-      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
-        <p id={noteId} className="min-w-0 text-xs text-slate-500">
-          {footerNote ?? 'Markdown is supported. Type @ to mention someone. Ctrl+Enter sends.'}
-          {isNearLimit ? (
-            <span className={cx('ml-2 font-medium', length > COMMENT_MAX_LENGTH ? 'text-rose-600' : 'text-amber-700')}>
-              {length.toLocaleString()} / {COMMENT_MAX_LENGTH.toLocaleString()}
-            </span>
-          ) : null}
-        </p>
-        <div className="ml-auto flex items-center gap-2">
-          {onCancel ? (
-            <Button variant="secondary" size="sm" onClick={onCancel} disabled={isBusy}>
-              Cancel
-            </Button>
-          ) : null}
-          <Button type="submit" size={onCancel ? 'sm' : 'md'} disabled={length === 0} isLoading={isBusy}>
-            {submitLabel}
-          </Button>
-        </div>
-      </div>
+      <CommentEditorFooter
+        noteId={noteId}
+        footerNote={footerNote}
+        length={length}
+        isBusy={isBusy}
+        submitLabel={submitLabel}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

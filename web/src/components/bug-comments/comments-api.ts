@@ -1,9 +1,10 @@
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, isQueuedOffline } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 import type { Bug } from '../../lib/types';
 
 /**
- * The discussion under a bug (api.md "People", Comments). The key sits under ['bug', id]
+ * The discussion under a bug (api.md "People", Comments). The key sits under queryKeys.bug.detail(id)
  * like the bug's history: the live topic `bug:<id>`, which the server emits when a
  * comment is added, edited or deleted, invalidates that prefix (ADR 004, live/topic-keys.ts),
  * so an open bug page shows others' comments without a reload.
@@ -41,14 +42,12 @@ export function checkCommentBody(body: string): string | null {
   return null;
 }
 
-export const bugCommentsKey = (bugId: string) => ['bug', bugId, 'comments'] as const;
-
 const commentsPath = (bugId: string, commentId?: string) =>
   `/api/bugs/${encodeURIComponent(bugId)}/comments${commentId ? `/${encodeURIComponent(commentId)}` : ''}`;
 
 export const bugCommentsQuery = (bugId: string) =>
   queryOptions({
-    queryKey: bugCommentsKey(bugId),
+    queryKey: queryKeys.bug.comments(bugId),
     queryFn: async ({ signal }) => (await api<{ comments: BugComment[] }>(commentsPath(bugId), { signal })).comments,
     retry: false,
   });
@@ -56,18 +55,20 @@ export const bugCommentsQuery = (bugId: string) =>
 export type CommentDraft = { body: string; mentions: string[] };
 
 function patchComments(client: QueryClient, bugId: string, patch: (comments: BugComment[]) => BugComment[]) {
-  client.setQueryData<BugComment[]>(bugCommentsKey(bugId), (comments) => (comments ? patch(comments) : comments));
+  client.setQueryData<BugComment[]>(queryKeys.bug.comments(bugId), (comments) =>
+    comments ? patch(comments) : comments,
+  );
 }
 
 /** The comments and the history (comments are events of the bug's stream) read again. */
 function refresh(client: QueryClient, bugId: string) {
-  void client.invalidateQueries({ queryKey: bugCommentsKey(bugId) });
-  void client.invalidateQueries({ queryKey: ['bug', bugId, 'history'] });
+  void client.invalidateQueries({ queryKey: queryKeys.bug.comments(bugId) });
+  void client.invalidateQueries({ queryKey: queryKeys.bug.history(bugId) });
 }
 
 /** "“Title”" for the offline queue's list of waiting commands. */
 function bugName(client: QueryClient, bugId: string): string {
-  const title = client.getQueryData<Bug>(['bug', bugId])?.title;
+  const title = client.getQueryData<Bug>(queryKeys.bug.detail(bugId))?.title;
   return title ? `“${title}”` : 'a bug';
 }
 

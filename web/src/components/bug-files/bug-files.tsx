@@ -1,36 +1,19 @@
-import {
-  type BugFileDto,
-  bugFileLimits,
-  bugFileMessages,
-  bugPermissions,
-  isPreviewableImage,
-} from '@bugtrail/domain/vocabulary';
+import { type BugFileDto, bugFileLimits, bugFileMessages, bugPermissions } from '@bugtrail/domain/vocabulary';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  AlertCircle,
-  CheckCircle2,
-  Download,
-  FileArchive,
-  File as FileIcon,
-  FileText,
-  Paperclip,
-  Trash2,
-  X,
-} from 'lucide-react';
+import { Paperclip } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
-import { api, downloadFile, messageOf } from '../../lib/api';
+import { api, messageOf } from '../../lib/api';
 import { notify } from '../../lib/notify';
+import { queryKeys } from '../../lib/query-keys';
 import { profileQuery } from '../../lib/session';
 import type { Bug } from '../../lib/types';
 import { type BugAsOf, useAtParam } from '../bug-activity/activity-api';
 import { ConfirmModal } from '../confirm-modal';
-import { Button } from '../ui/button';
 import { Card, CardHeader } from '../ui/card';
-import { cx } from '../ui/cx';
 import { DropZone } from '../ui/drop-zone';
-import { Modal } from '../ui/modal';
-import { Spinner } from '../ui/spinner';
-import { fileKind, formatBytes, useFileObjectUrl } from './file-blob';
+import { FilePreviewModal } from './file-preview';
+import { FileRow } from './file-row';
+import { type Upload, UploadProgress } from './upload-progress';
 
 /**
  * The files attached to a bug (issue 16), beside its links: a list with name, size and
@@ -44,182 +27,12 @@ const ACCEPT =
   '.png,.jpg,.jpeg,.gif,.webp,.pdf,.zip,.txt,.log,image/png,image/jpeg,image/gif,image/webp,application/pdf,application/zip,text/plain';
 const MB = bugFileLimits.fileBytes / (1024 * 1024);
 
-type Upload = {
-  key: number;
-  name: string;
-  size: number;
-  state: 'waiting' | 'uploading' | 'done' | 'failed';
-  error?: string;
-};
-
 type AttachAnswer = { message: string; bug: Bug; files: BugFileDto[] };
 
 const filesOf = (bug: Bug): BugFileDto[] => bug.files ?? [];
 
-function FileGlyph({ contentType, className }: { contentType: string; className?: string }) {
-  if (contentType === 'application/zip') return <FileArchive className={className} aria-hidden="true" />;
-  if (contentType === 'text/plain' || contentType === 'application/pdf') {
-    return <FileText className={className} aria-hidden="true" />;
-  }
-  return <FileIcon className={className} aria-hidden="true" />;
-}
-
-/** The thumbnail of an image (its bytes fetched with the token), else the file's icon. */
-function Thumbnail({ file, onOpen }: { file: BugFileDto; onOpen: (src: string) => void }) {
-  const isImage = isPreviewableImage(file.contentType);
-  const { src, failed } = useFileObjectUrl(isImage ? file.url : null);
-  const box =
-    'flex size-14 shrink-0 items-center justify-center overflow-hidden rounded-lg border border-slate-200 bg-slate-50';
-  if (!isImage || failed) {
-    return (
-      <span className={box}>
-        <FileGlyph contentType={file.contentType} className="size-6 text-slate-400" />
-      </span>
-    );
-  }
-  if (!src) {
-    return (
-      <span className={cx(box, 'text-slate-400')}>
-        <Spinner className="size-4" label={`Loading ${file.name}`} />
-      </span>
-    );
-  }
-  return (
-    <button
-      type="button"
-      className={cx(box, 'cursor-zoom-in p-0 focus-visible:ring-2 focus-visible:ring-brand-500')}
-      onClick={() => onOpen(src)}
-      aria-label={`Preview ${file.name}`}
-    >
-      <img src={src} alt={file.name} className="size-full object-cover" data-testid="bug-file-thumbnail" />
-    </button>
-  );
-}
-
-function FileRow({
-  file,
-  canRemove,
-  onPreview,
-  onRemove,
-}: {
-  file: BugFileDto;
-  canRemove: boolean;
-  onPreview: (file: BugFileDto, src: string) => void;
-  onRemove: (file: BugFileDto) => void;
-}) {
-  const [isDownloading, setDownloading] = useState(false);
-  const download = async () => {
-    setDownloading(true);
-    try {
-      await downloadFile(file.url, file.name);
-    } catch (error) {
-      notify.error(messageOf(error, 'The file could not be downloaded.'));
-    } finally {
-      setDownloading(false);
-    }
-  };
-  return (
-    <li className="flex items-center gap-3 py-2.5">
-      <Thumbnail file={file} onOpen={(src) => onPreview(file, src)} />
-      <div className="min-w-0 flex-1">
-        <p className="line-clamp-2 text-sm font-medium text-slate-800 [overflow-wrap:anywhere]" title={file.name}>
-          {file.name}
-        </p>
-        <p className="text-xs text-slate-500">
-          {fileKind(file.contentType)} · {formatBytes(file.size)}
-        </p>
-      </div>
-      <div className="flex shrink-0 items-center gap-1">
-        <Button
-          variant="ghost"
-          size="sm"
-          className="px-2"
-          icon={<Download className="size-4" aria-hidden="true" />}
-          isLoading={isDownloading}
-          onClick={download}
-          aria-label={`Download ${file.name}`}
-          title="Download"
-        />
-        {canRemove ? (
-          <Button
-            variant="ghost"
-            size="sm"
-            className="px-2 hover:text-rose-700"
-            icon={<Trash2 className="size-4" aria-hidden="true" />}
-            onClick={() => onRemove(file)}
-            aria-label={`Remove ${file.name}`}
-            title="Remove"
-          />
-        ) : null}
-      </div>
-    </li>
-  );
-}
-
-function UploadProgress({ uploads, onDismiss }: { uploads: Upload[]; onDismiss: (key: number) => void }) {
-  const finished = uploads.filter((u) => u.state === 'done' || u.state === 'failed').length;
-  const running = uploads.some((u) => u.state === 'waiting' || u.state === 'uploading');
-  const percent = uploads.length === 0 ? 0 : Math.round((finished / uploads.length) * 100);
-  return (
-    <div className="space-y-2" aria-live="polite">
-      {running ? (
-        <div className="flex items-center gap-3">
-          <div
-            className="h-1.5 flex-1 overflow-hidden rounded-full bg-slate-100"
-            role="progressbar"
-            aria-label="Upload progress"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-          >
-            <div
-              className="h-full rounded-full bg-brand-600 transition-all"
-              style={{ width: `${Math.max(percent, 4)}%` }}
-            />
-          </div>
-          <span className="text-xs font-medium text-slate-600">
-            {finished} of {uploads.length}
-          </span>
-        </div>
-      ) : null}
-      <ul className="space-y-1.5">
-        {uploads.map((u) => (
-          <li key={u.key} className="flex items-start gap-2 text-sm">
-            <span className="mt-0.5 shrink-0">
-              {u.state === 'uploading' ? (
-                <Spinner className="size-4 text-brand-600" label={`Uploading ${u.name}`} />
-              ) : u.state === 'done' ? (
-                <CheckCircle2 className="size-4 text-lime-600" aria-label="Attached" />
-              ) : u.state === 'failed' ? (
-                <AlertCircle className="size-4 text-rose-600" aria-label="Not attached" />
-              ) : (
-                <Paperclip className="size-4 text-slate-400" aria-label="Waiting" />
-              )}
-            </span>
-            <span className="min-w-0 flex-1">
-              <span className="block truncate text-slate-700">
-                {u.name} <span className="text-xs text-slate-500">({formatBytes(u.size)})</span>
-              </span>
-              {u.error ? <span className="block text-xs text-rose-700">{u.error}</span> : null}
-            </span>
-            {u.state === 'failed' ? (
-              <button
-                type="button"
-                className="shrink-0 rounded p-0.5 text-slate-400 hover:text-slate-700"
-                onClick={() => onDismiss(u.key)}
-                aria-label={`Dismiss ${u.name}`}
-              >
-                <X className="size-4" aria-hidden="true" />
-              </button>
-            ) : null}
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
-export function BugFiles({ bug }: { bug: Bug }) {
+/** `onSaved`: each attach or removal, as the bug's version before and after (the admin's form follows it). */
+export function BugFiles({ bug, onSaved }: { bug: Bug; onSaved?: (save: { from: number; to: number }) => void }) {
   const client = useQueryClient();
   const { data: me } = useQuery(profileQuery());
   const [at] = useAtParam();
@@ -244,8 +57,8 @@ export function BugFiles({ bug }: { bug: Bug }) {
     setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...change } : u)));
 
   const refresh = () => {
-    void client.invalidateQueries({ queryKey: ['bug', bug._id] });
-    void client.invalidateQueries({ queryKey: ['bugs'] });
+    void client.invalidateQueries({ queryKey: queryKeys.bug.detail(bug._id) });
+    void client.invalidateQueries({ queryKey: queryKeys.bugs.all });
   };
 
   /** One request per file, in order: each shows its own progress and its own refusal. */
@@ -267,6 +80,7 @@ export function BugFiles({ bug }: { bug: Bug }) {
     // Earlier successes make way; earlier failures stay until dismissed.
     setUploads((list) => [...list.filter((u) => u.state === 'failed'), ...queued.map(({ file: _, ...u }) => u)]);
     let attached = 0;
+    let version = bug.version;
     for (const item of queued) {
       if (item.state === 'failed') continue;
       patch(item.key, { state: 'uploading' });
@@ -277,7 +91,11 @@ export function BugFiles({ bug }: { bug: Bug }) {
           method: 'POST',
           form,
         });
-        if (answer?.bug) client.setQueryData(['bug', bug._id], answer.bug);
+        if (answer?.bug) {
+          client.setQueryData(queryKeys.bug.detail(bug._id), answer.bug);
+          onSaved?.({ from: version, to: answer.bug.version });
+          version = answer.bug.version;
+        }
         patch(item.key, { state: 'done' });
         attached += 1;
       } catch (error) {
@@ -300,7 +118,8 @@ export function BugFiles({ bug }: { bug: Bug }) {
         { method: 'DELETE' },
       );
       if (answer?.bug) {
-        client.setQueryData(['bug', bug._id], answer.bug);
+        client.setQueryData(queryKeys.bug.detail(bug._id), answer.bug);
+        onSaved?.({ from: bug.version, to: answer.bug.version });
         notify.success('File removed');
       }
       refresh();
@@ -364,35 +183,7 @@ export function BugFiles({ bug }: { bug: Bug }) {
         ) : null}
       </div>
 
-      <Modal
-        isOpen={preview !== null}
-        onClose={() => setPreview(null)}
-        title={preview?.file.name ?? ''}
-        size="lg"
-        footer={
-          preview ? (
-            <Button
-              icon={<Download className="size-4" aria-hidden="true" />}
-              onClick={() => {
-                void downloadFile(preview.file.url, preview.file.name).catch((error: unknown) =>
-                  notify.error(messageOf(error, 'The file could not be downloaded.')),
-                );
-              }}
-            >
-              Download
-            </Button>
-          ) : null
-        }
-      >
-        {preview ? (
-          <img
-            src={preview.src}
-            alt={preview.file.name}
-            className="mx-auto max-h-[65vh] w-auto max-w-full rounded-lg object-contain"
-            data-testid="bug-file-preview"
-          />
-        ) : null}
-      </Modal>
+      <FilePreviewModal preview={preview} onClose={() => setPreview(null)} />
 
       <ConfirmModal
         isOpen={removing !== null}

@@ -1,10 +1,12 @@
 import { format } from 'date-fns';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
+import type { RefObject } from 'react';
 import { assigneeNames, bugTitle, formatTableDate } from '../../lib/format';
 import type { Bug, Role } from '../../lib/types';
 import { PriorityBadge, SeverityBadge, StatusBadge } from '../ui/badge';
 import { cx } from '../ui/cx';
 import { isOverdue, nextSort, type SortColumn } from './list-search';
+import type { VirtualRows } from './use-virtual-rows';
 
 type Column = { key: SortColumn; label: string; className: string };
 
@@ -34,6 +36,9 @@ function shortDate(value: string): string {
  */
 export function BugDataTable({
   bugs,
+  rows,
+  total,
+  listRef,
   viewAs,
   sort,
   onSort,
@@ -45,6 +50,11 @@ export function BugDataTable({
   onToggleAll,
 }: {
   bugs: Bug[];
+  /** The window of rows in the DOM (use-virtual-rows). */
+  rows: VirtualRows;
+  /** Every bug of the list, all pages (aria-rowcount). */
+  total: number;
+  listRef: RefObject<HTMLTableSectionElement | null>;
   viewAs: Role;
   sort: string | undefined;
   onSort: (sort: string | undefined) => void;
@@ -56,12 +66,13 @@ export function BugDataTable({
   onToggleAll?: (() => void) | undefined;
 }) {
   const selectable = selected !== undefined && onToggle !== undefined;
+  const columnCount = columns.length + (selectable ? 1 : 0);
   const allSelected = selectable && bugs.length > 0 && bugs.every((b) => selected.has(b._id));
   return (
     <div className="@container">
-      <table className="w-full table-fixed text-left text-sm">
+      <table className="w-full table-fixed text-left text-sm" aria-rowcount={total + 1}>
         <thead className="border-b border-slate-200 bg-slate-50/70 text-xs font-semibold tracking-wide text-slate-500 uppercase">
-          <tr>
+          <tr aria-rowindex={1}>
             {selectable ? (
               <th scope="col" className="w-10 py-2 pl-4">
                 <input
@@ -100,13 +111,24 @@ export function BugDataTable({
             })}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">
-          {bugs.map((bug) => {
+        <tbody ref={listRef} className="divide-y divide-slate-100">
+          {rows.paddingTop > 0 ? (
+            // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row (no tabIndex), the height of the rows not rendered
+            <tr aria-hidden="true">
+              <td colSpan={columnCount} style={{ height: rows.paddingTop, padding: 0 }} />
+            </tr>
+          ) : null}
+          {rows.items.map((item) => {
+            const bug = bugs[item.index];
+            if (!bug) return null;
             const active = bug._id === activeId;
             const overdue = isOverdue(bug);
             return (
               <tr
                 key={bug._id}
+                ref={rows.virtualizer.measureElement}
+                data-index={item.index}
+                aria-rowindex={item.index + 2}
                 data-bug-row={bug._id}
                 data-active={active || undefined}
                 aria-selected={selectable ? selected.has(bug._id) : undefined}
@@ -130,7 +152,7 @@ export function BugDataTable({
                     />
                   </td>
                 ) : null}
-                <td className="px-3 py-2 font-mono text-xs text-slate-500 tabular-nums">
+                <td className="px-3 py-2 font-mono text-xs text-slate-600 tabular-nums">
                   {bug.number ? `#${bug.number}` : '—'}
                 </td>
                 <td className="truncate px-3 py-2 font-medium text-slate-900" title={bugTitle(bug)}>
@@ -169,6 +191,12 @@ export function BugDataTable({
               </tr>
             );
           })}
+          {rows.paddingBottom > 0 ? (
+            // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row (no tabIndex), the height of the rows not rendered
+            <tr aria-hidden="true">
+              <td colSpan={columnCount} style={{ height: rows.paddingBottom, padding: 0 }} />
+            </tr>
+          ) : null}
         </tbody>
       </table>
     </div>

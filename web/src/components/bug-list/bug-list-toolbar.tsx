@@ -6,7 +6,9 @@ import { useUrlText } from '../../lib/use-url-text';
 import { Button } from '../ui/button';
 import { cx } from '../ui/cx';
 import { controlClass } from '../ui/field';
-import { hasFilters, type ListSearch, type ListView } from './list-search';
+import { personOptionText } from '../ui/person-name';
+import { FilterSelect, ModuleFilter, MultiFilter } from './list-filters';
+import { filterKeys, hasFilters, type ListSearch, type ListView } from './list-search';
 
 const sortLabels: [string, string][] = [
   ['', 'Newest first'],
@@ -21,8 +23,6 @@ const sortLabels: [string, string][] = [
   ['status', 'Status'],
   ['assignees', 'Assignee, A to Z'],
 ];
-
-const selectClass = cx(controlClass(), 'h-9 w-full sm:w-auto');
 
 /**
  * The controls above a list: text search, filters, the order (for the cards; the table
@@ -120,46 +120,40 @@ export function BugListToolbar({
       </div>
       <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap sm:items-center">
         {before}
-        <FilterSelect
+        <MultiFilter
           label="Priority"
-          value={search.priority ?? ''}
-          onChange={(v) => onChange({ priority: v || undefined })}
+          value={search.priority}
+          onChange={(v) => onChange({ priority: v })}
           options={[
-            ['', 'Any priority'],
             ['High', 'High'],
             ['Medium', 'Medium'],
             ['Low', 'Low'],
           ]}
         />
-        <FilterSelect
+        <MultiFilter
           label="Severity"
-          value={search.severity ?? ''}
-          onChange={(v) => onChange({ severity: v || undefined })}
+          value={search.severity}
+          onChange={(v) => onChange({ severity: v })}
           options={[
-            ['', 'Any severity'],
             ['Critical', 'Critical'],
             ['Major', 'Major'],
             ['Minor', 'Minor'],
           ]}
         />
         {showAssignee ? (
-          <FilterSelect
+          <MultiFilter
             label="Assignee"
-            value={search.assignee ?? ''}
-            onChange={(v) => onChange({ assignee: v || undefined })}
-            options={[
-              ['', 'Any assignee'],
-              ['none', 'Unassigned'],
-              ...developers.map((d): [string, string] => [d._id, d.name]),
-            ]}
+            value={search.assignee}
+            onChange={(v) => onChange({ assignee: v })}
+            options={[['none', 'Unassigned'], ...developers.map((d): [string, string] => [d._id, personOptionText(d)])]}
           />
         ) : null}
         {showReporter ? (
-          <FilterSelect
+          <MultiFilter
             label="Reporter"
-            value={search.reporter ?? ''}
-            onChange={(v) => onChange({ reporter: v || undefined })}
-            options={[['', 'Any reporter'], ...reporters.map((r): [string, string] => [r._id, r.name])]}
+            value={search.reporter}
+            onChange={(v) => onChange({ reporter: v })}
+            options={reporters.map((r): [string, string] => [r._id, personOptionText(r)])}
           />
         ) : null}
         <FilterSelect
@@ -186,71 +180,12 @@ export function BugListToolbar({
             size="sm"
             className="h-9"
             icon={<X className="size-4" />}
-            onClick={() =>
-              onChange({
-                q: undefined,
-                priority: undefined,
-                severity: undefined,
-                assignee: undefined,
-                reporter: undefined,
-                module: undefined,
-                due: undefined,
-              })
-            }
+            onClick={() => onChange(Object.fromEntries(filterKeys.map((key) => [key, undefined])))}
           >
             Clear filters
           </Button>
         ) : null}
       </div>
     </div>
-  );
-}
-
-function FilterSelect({
-  label,
-  value,
-  onChange,
-  options,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  options: [string, string][];
-}) {
-  const known = options.some(([v]) => v === value);
-  return (
-    <label className="flex min-w-0 flex-col text-xs font-medium text-slate-500 sm:w-auto">
-      <span className="sr-only">{label}</span>
-      <select
-        aria-label={label}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className={cx(selectClass, value && 'border-brand-400 text-brand-800')}
-      >
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-        {known ? null : <option value={value}>{value}</option>}
-      </select>
-    </label>
-  );
-}
-
-function ModuleFilter({ value, onChange }: { value: string; onChange: (value: string) => void }) {
-  const [text, setText] = useUrlText(value, onChange, 300);
-  return (
-    <label className="min-w-0">
-      <span className="sr-only">Module</span>
-      <input
-        aria-label="Module"
-        value={text}
-        maxLength={50}
-        onChange={(event) => setText(event.target.value)}
-        placeholder="Module"
-        className={cx(controlClass(), 'h-9 sm:w-32', value && 'border-brand-400')}
-      />
-    </label>
   );
 }

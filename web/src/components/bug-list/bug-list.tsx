@@ -1,11 +1,10 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Bug as BugIcon } from 'lucide-react';
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { flattenPages } from '../../lib/queries';
 import type { Bug, Role } from '../../lib/types';
 import { useErrorToast } from '../../lib/use-error-toast';
-import { BugCardGrid } from '../bug-card-grid';
-import { LoadMore } from '../load-more';
+import { BugCardGrid, useCardColumns } from '../bug-card-grid';
 import { Card } from '../ui/card';
 import { EmptyState } from '../ui/empty-state';
 import { SkeletonRows } from '../ui/skeleton';
@@ -14,8 +13,9 @@ import { BugListToolbar } from './bug-list-toolbar';
 import { BulkActions } from './bulk-actions';
 import { bugListPagesQuery, type ListEndpoint } from './list-query';
 import { type ListSearch, type ListView, listApiParams, storedView, storeView } from './list-search';
+import { LoadingMore } from './loading-more';
 import { SaveViewDialog } from './save-view-dialog';
-import { useListKeys } from './use-list-keys';
+import { useWindowedList } from './use-windowed-list';
 
 /**
  * A bug list people can work in (issue 16): cards or a dense table, filters and order in
@@ -62,7 +62,10 @@ export function BugList({
   const bugs = flattenPages(query.data);
   const total = query.data?.pages[0]?.total;
   const view: ListView = search.view ?? defaultView ?? storedView();
-  const [activeId, setActiveId] = useState<string | null>(null);
+  const columns = useCardColumns();
+  const perRow = view === 'table' ? 1 : columns;
+  const tableRef = useRef<HTMLTableSectionElement | null>(null);
+  const cardsRef = useRef<HTMLDivElement | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [saving, setSaving] = useState(false);
   // The bulk bar stays (with its results) until dismissed, even when deleted bugs leave the selection.
@@ -89,10 +92,12 @@ export function BugList({
     });
   }, []);
 
-  useListKeys({
+  const { rows, activeId, setActiveId, isLoadingMore } = useWindowedList({
     bugs,
-    activeId,
-    setActiveId,
+    pages: query,
+    perRow,
+    estimate: view === 'table' ? 45 : 236,
+    listRef: view === 'table' ? tableRef : cardsRef,
     onOpen,
     onToggle: bulk ? toggle : undefined,
   });
@@ -136,6 +141,9 @@ export function BugList({
           ) : (
             <BugDataTable
               bugs={bugs}
+              rows={rows}
+              total={total ?? bugs.length}
+              listRef={tableRef}
               viewAs={viewAs}
               sort={search.sort}
               onSort={(sort) => onSearch({ sort })}
@@ -154,24 +162,26 @@ export function BugList({
               }
             />
           )}
-          <LoadMore
-            hasMore={query.hasNextPage}
-            isLoading={query.isFetchingNextPage}
-            onLoad={() => void query.fetchNextPage()}
-            shown={bugs.length}
-            {...(total !== undefined ? { total } : {})}
-          />
+          <LoadingMore isLoading={isLoadingMore} />
         </Card>
       ) : (
-        <BugCardGrid
-          query={query}
-          viewAs={viewAs}
-          emptyTitle={emptyTitle}
-          onOpen={onOpen}
-          onDelete={onDelete}
-          total={total}
-          activeId={activeId}
-        />
+        <>
+          <BugCardGrid
+            bugs={bugs}
+            isPending={query.isPending}
+            rows={rows}
+            columns={columns}
+            listRef={cardsRef}
+            total={total ?? bugs.length}
+            viewAs={viewAs}
+            emptyTitle={emptyTitle}
+            onOpen={onOpen}
+            onDelete={onDelete}
+            activeId={activeId}
+            onActivate={setActiveId}
+          />
+          <LoadingMore isLoading={isLoadingMore} />
+        </>
       )}
       {total !== undefined && !query.hasNextPage && bugs.length > 0 ? (
         <p className="mt-3 text-center text-xs text-slate-500">

@@ -4,11 +4,13 @@ import { useState } from 'react';
 import { api, messageOf } from '../../lib/api';
 import { statusLabel } from '../../lib/format';
 import { teamQuery } from '../../lib/queries';
+import { queryKeys } from '../../lib/query-keys';
 import type { Bug, BugStatus } from '../../lib/types';
 import { ConfirmModal } from '../confirm-modal';
 import { Button } from '../ui/button';
 import { cx } from '../ui/cx';
 import { controlClass } from '../ui/field';
+import { personOptionText } from '../ui/person-name';
 
 type Outcome = { id: string; label: string; ok: boolean; message: string };
 type Action = { kind: 'assign'; developerId: string } | { kind: 'status'; status: BugStatus } | { kind: 'delete' };
@@ -66,8 +68,8 @@ export function BulkActions({ bugs, onClear }: { bugs: Bug[]; onClear: () => voi
       setRunning({ done: i + 1, total: bugs.length });
     }
     setRunning(null);
-    void client.invalidateQueries({ queryKey: ['bugs'] });
-    void client.invalidateQueries({ queryKey: ['dashboard'] });
+    void client.invalidateQueries({ queryKey: queryKeys.bugs.all });
+    void client.invalidateQueries({ queryKey: queryKeys.dashboard.all });
   };
 
   const busy = running !== null;
@@ -88,7 +90,7 @@ export function BulkActions({ bugs, onClear }: { bugs: Bug[]; onClear: () => voi
           <option value="">Assign to…</option>
           {developers.map((d) => (
             <option key={d._id} value={d._id}>
-              {d.name}
+              {personOptionText(d)}
             </option>
           ))}
         </select>

@@ -32,6 +32,8 @@ export type ListSearch = {
   reporter?: string;
   module?: string;
   due?: DueFilter;
+  /** The archived bugs instead of the others (admins archive closed bugs). */
+  archived?: true;
 };
 
 const words = (value: unknown, allowed: readonly string[]): string | undefined => {
@@ -40,9 +42,10 @@ const words = (value: unknown, allowed: readonly string[]): string | undefined =
   const kept = text.split(',').filter((w) => allowed.includes(w));
   return kept.length > 0 ? [...new Set(kept)].join(',') : undefined;
 };
+/** One id, or several comma-separated (issue 40: several assignees or reporters). */
 const id = (value: unknown) => {
-  const text = pickText(value, 100);
-  return text && /^[\w-]+$/.test(text) ? text : undefined;
+  const text = pickText(value, 2000);
+  return text && /^[\w-]+(,[\w-]+)*$/.test(text) ? [...new Set(text.split(','))].join(',') : undefined;
 };
 
 /** The list part of a page's search params; unknown or malformed values are dropped. */
@@ -58,25 +61,34 @@ export function listSearchFrom(search: Record<string, unknown>): ListSearch {
     reporter: id(search.reporter),
     module: pickText(search.module, 50),
     due: pickOne(search.due, dueFilters),
+    // The router reads `?archived=true` as JSON (a boolean); a hand-written 'true' counts too.
+    archived: search.archived === true || search.archived === 'true' ? true : undefined,
   };
   return Object.fromEntries(Object.entries(result).filter(([, v]) => v !== undefined)) as ListSearch;
 }
 
+/** What narrows a list beyond its status tab: what "Clear filters" empties. */
+export const filterKeys = ['q', 'priority', 'severity', 'assignee', 'reporter', 'module', 'due', 'archived'] as const;
+
 /** The API's query for a list (view is the page's alone). */
 export function listApiParams(search: ListSearch & { status?: string | undefined }): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const key of ['status', 'sort', 'q', 'priority', 'severity', 'assignee', 'reporter', 'module', 'due'] as const) {
+  for (const key of ['status', 'sort', ...filterKeys] as const) {
     const value = search[key];
-    if (value) params[key] = value;
+    if (value) params[key] = String(value);
   }
   return params;
 }
 
+/** The xlsx export of the list as it shows: the same filters, search and order (issue 40). */
+export function bugExportPath(params: Record<string, string>): string {
+  const query = new URLSearchParams(params).toString();
+  return query ? `/api/reports/export/bugs?${query}` : '/api/reports/export/bugs';
+}
+
 /** Whether anything beyond the status tab narrows the list. */
 export function hasFilters(search: ListSearch): boolean {
-  return Boolean(
-    search.q || search.priority || search.severity || search.assignee || search.reporter || search.module || search.due,
-  );
+  return filterKeys.some((key) => Boolean(search[key]));
 }
 
 /** The next sort when a column header is pressed: ascending, then descending, then the default. */

@@ -1,12 +1,13 @@
 import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 import { compact } from '../../lib/search';
 import { DEFAULT_GROUP, type FlowSearch, isRangeReversed } from './flow-search';
 import type { CumulativeFlow, CycleTimes, FlowGroup, FlowMetrics } from './flow-types';
 
 /**
  * The Flow page's three reads. Keys sit under ['dashboard', 'flow'] so the live stream,
- * which invalidates ['dashboard'] on every bug change, refreshes the page too.
+ * which invalidates queryKeys.dashboard.all on every bug change, refreshes the page too.
  */
 type Window = Pick<FlowSearch, 'from' | 'to' | 'asOf'>;
 
@@ -30,7 +31,7 @@ const shared = (search: FlowSearch) => ({
 export const flowMetricsQuery = (search: FlowSearch) => {
   const params = { ...windowOf(search), groupBy: search.groupBy ?? DEFAULT_GROUP };
   return queryOptions({
-    queryKey: ['dashboard', 'flow', 'metrics', params],
+    queryKey: queryKeys.dashboard.flow('metrics', params),
     queryFn: ({ signal }) => api<FlowMetrics>(path('/api/metrics', params), { signal }),
     ...shared(search),
   });
@@ -39,7 +40,7 @@ export const flowMetricsQuery = (search: FlowSearch) => {
 export const cycleTimesQuery = (search: FlowSearch) => {
   const params = { ...windowOf(search), groupBy: search.groupBy ?? DEFAULT_GROUP };
   return queryOptions({
-    queryKey: ['dashboard', 'flow', 'cycle-times', params],
+    queryKey: queryKeys.dashboard.flow('cycle-times', params),
     // The answer does not echo groupBy; keep it, so points and their group never disagree.
     queryFn: async ({ signal }): Promise<CycleTimes & { groupBy: FlowGroup }> => ({
       ...(await api<CycleTimes>(path('/api/metrics/cycle-times', params), { signal })),
@@ -52,7 +53,7 @@ export const cycleTimesQuery = (search: FlowSearch) => {
 export const cumulativeFlowQuery = (search: FlowSearch) => {
   const params = windowOf(search);
   return queryOptions({
-    queryKey: ['dashboard', 'flow', 'cumulative', params],
+    queryKey: queryKeys.dashboard.flow('cumulative', params),
     queryFn: ({ signal }) => api<CumulativeFlow>(path('/api/metrics/flow', params), { signal }),
     ...shared(search),
   });

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { notify } from '../../lib/notify';
+import { queryKeys } from '../../lib/query-keys';
 import { markRead, type NotificationList, type ReadSelection } from './notification-model';
 
 export const notificationTexts = {
@@ -15,7 +16,6 @@ export const notificationTexts = {
 } as const;
 
 /** The live topic `notifications:{userId}` names this key (live/topic-keys.ts). */
-export const notificationsKey = ['notifications'] as const;
 
 /**
  * The caller's notifications. Nothing polls: the live stream invalidates the key when
@@ -23,7 +23,7 @@ export const notificationsKey = ['notifications'] as const;
  */
 export const notificationsQuery = () =>
   queryOptions({
-    queryKey: notificationsKey,
+    queryKey: queryKeys.notifications.all,
     queryFn: ({ signal }) => api<NotificationList>('/api/notifications', { signal }),
     refetchOnWindowFocus: 'always',
   });
@@ -39,21 +39,22 @@ export function useMarkNotificationsRead() {
     mutationFn: (selection: ReadSelection) =>
       api<{ unread: number }>('/api/notifications/read', { method: 'POST', body: selection, offline: 'fail' }),
     onMutate: async (selection) => {
-      await client.cancelQueries({ queryKey: notificationsKey });
-      const previous = client.getQueryData<NotificationList>(notificationsKey);
-      if (previous) client.setQueryData(notificationsKey, markRead(previous, selection, new Date().toISOString()));
+      await client.cancelQueries({ queryKey: queryKeys.notifications.all });
+      const previous = client.getQueryData<NotificationList>(queryKeys.notifications.all);
+      if (previous)
+        client.setQueryData(queryKeys.notifications.all, markRead(previous, selection, new Date().toISOString()));
       return { previous };
     },
     onError: (_error, _selection, context) => {
-      if (context?.previous) client.setQueryData(notificationsKey, context.previous);
+      if (context?.previous) client.setQueryData(queryKeys.notifications.all, context.previous);
       notify.error(notificationTexts.markFailed);
     },
     onSuccess: (answer) => {
       if (typeof answer?.unread !== 'number') return;
-      client.setQueryData<NotificationList>(notificationsKey, (list) =>
+      client.setQueryData<NotificationList>(queryKeys.notifications.all, (list) =>
         list ? { ...list, unread: answer.unread } : list,
       );
     },
-    onSettled: () => client.invalidateQueries({ queryKey: notificationsKey }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.notifications.all }),
   });
 }

@@ -70,7 +70,9 @@ export function PasswordForm({ user }: { user: User }) {
         <h3 id={headingId} className="text-sm font-semibold text-slate-900">
           Change password
         </h3>
-        <p className="mt-0.5 text-sm text-slate-500">Signs you out everywhere else; this browser stays signed in.</p>
+        <p className="mt-0.5 text-sm text-slate-500">
+          Signs you out everywhere else and revokes your API tokens; this browser stays signed in.
+        </p>
       </div>
       {/* For password managers: whose password this is. Not shown, not focusable. */}
       <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />

@@ -4,6 +4,7 @@ import {
   type ApiTokenScope,
   apiTokenLimits,
   apiTokenMessages,
+  userMessages,
 } from '@bugtrail/domain/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, Trash2 } from 'lucide-react';
@@ -11,13 +12,14 @@ import { type FormEvent, useState } from 'react';
 import { ApiError, api, messageOf } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/notify';
+import { queryKeys } from '../../lib/query-keys';
 import { ConfirmModal } from '../confirm-modal';
 import { SecretShownOnce } from '../copy-field';
+import { PasswordField } from '../password-field';
 import { Button } from '../ui/button';
 import { Card, CardHeader } from '../ui/card';
 import { SelectField, TextField } from '../ui/field';
-
-const tokensQueryKey = ['api-tokens'] as const;
+import { apiTokensQuery } from './tokens-api';
 
 const scopeOptions: { value: ApiTokenScope; label: string }[] = [
   { value: 'read', label: 'Read only' },
@@ -26,7 +28,7 @@ const scopeOptions: { value: ApiTokenScope; label: string }[] = [
 const expiryOptions = [7, 30, 90, 180, 366].map((days) => ({ value: String(days), label: `${days} days` }));
 
 type Created = { token: ApiTokenDto; secret: string };
-type Errors = Partial<Record<'name' | 'scope' | 'expiresInDays' | 'form', string>>;
+type Errors = Partial<Record<'name' | 'scope' | 'expiresInDays' | 'currentPassword' | 'form', string>>;
 
 /**
  * Personal API tokens (api.md "Integrations"): create one for a script, copy its secret (shown
@@ -34,31 +36,36 @@ type Errors = Partial<Record<'name' | 'scope' | 'expiresInDays' | 'form', string
  */
 export function TokensCard() {
   const queryClient = useQueryClient();
-  const tokens = useQuery({
-    queryKey: tokensQueryKey,
-    queryFn: () => api<{ tokens: ApiTokenDto[] }>('/api/tokens'),
-  });
+  const tokens = useQuery(apiTokensQuery());
   const [name, setName] = useState('');
   const [scope, setScope] = useState<ApiTokenScope>('read');
   const [expiresInDays, setExpiresInDays] = useState(String(apiTokenLimits.expiresInDaysDefault));
+  const [currentPassword, setCurrentPassword] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [created, setCreated] = useState<Created | null>(null);
   const [revoking, setRevoking] = useState<ApiTokenDto | null>(null);
 
   const create = useMutation({
-    mutationFn: (body: { name: string; scope: ApiTokenScope; expiresInDays: number }) =>
+    mutationFn: (body: { name: string; scope: ApiTokenScope; expiresInDays: number; currentPassword?: string }) =>
       api<Created>('/api/tokens', { method: 'POST', body }),
     onSuccess: (answer) => {
       setCreated(answer);
       setName('');
-      void queryClient.invalidateQueries({ queryKey: tokensQueryKey });
+      setCurrentPassword('');
+      void queryClient.invalidateQueries({ queryKey: queryKeys.profile.apiTokens });
     },
     onError: (error) => {
       const next: Errors = {};
       if (error instanceof ApiError) {
         for (const detail of error.details) {
           const field = detail.field as keyof Errors;
-          if (field in { name: 1, scope: 1, expiresInDays: 1 } && !next[field]) next[field] = detail.message;
+          if (field in { name: 1, scope: 1, expiresInDays: 1, currentPassword: 1 } && !next[field])
+            next[field] = detail.message;
+        }
+        // A wrong password is a 403 without details: it belongs beside the field.
+        if (error.status === 403 && error.message === userMessages.currentPasswordIncorrect) {
+          next.currentPassword = error.message;
+          setCurrentPassword('');
         }
       }
       if (Object.keys(next).length === 0) next.form = messageOf(error, 'Could not create the token');
@@ -73,7 +80,7 @@ export function TokensCard() {
       setRevoking(null);
       if (created?.token._id === id) setCreated(null);
       notify.success('Token revoked');
-      void queryClient.invalidateQueries({ queryKey: tokensQueryKey });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.profile.apiTokens });
     },
     onError: (error) => notify.error(messageOf(error, 'Could not revoke the token')),
   });
@@ -84,7 +91,12 @@ export function TokensCard() {
     if (!trimmed) return setErrors({ name: apiTokenMessages.nameRequired });
     if (trimmed.length > apiTokenLimits.nameMax) return setErrors({ name: apiTokenMessages.nameTooLong });
     setErrors({});
-    create.mutate({ name: trimmed, scope, expiresInDays: Number(expiresInDays) });
+    create.mutate({
+      name: trimmed,
+      scope,
+      expiresInDays: Number(expiresInDays),
+      ...(currentPassword ? { currentPassword } : {}),
+    });
   };
 
   const list = tokens.data?.tokens ?? [];
@@ -98,7 +110,7 @@ export function TokensCard() {
         <form
           onSubmit={submit}
           noValidate
-          className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_11rem_8rem_auto] sm:items-end"
+          className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_11rem_8rem] sm:items-start"
         >
           <TextField
             label="Token name"
@@ -122,9 +134,29 @@ export function TokensCard() {
             onChange={(event) => setExpiresInDays(event.target.value)}
             error={errors.expiresInDays}
           />
-          <Button type="submit" isLoading={create.isPending} icon={<KeyRound className="size-4" />}>
-            Create token
-          </Button>
+          <div className="flex flex-col gap-3 sm:col-span-3 sm:flex-row sm:items-start">
+            <PasswordField
+              label="Current password"
+              name="currentPassword"
+              autoComplete="current-password"
+              wrapperClassName="sm:w-72"
+              hint="Not needed within 5 minutes of signing in."
+              value={currentPassword}
+              error={errors.currentPassword}
+              onChange={(event) => {
+                setCurrentPassword(event.target.value);
+                setErrors((current) => ({ ...current, currentPassword: undefined }));
+              }}
+            />
+            <Button
+              type="submit"
+              className="sm:mt-7"
+              isLoading={create.isPending}
+              icon={<KeyRound className="size-4" />}
+            >
+              Create token
+            </Button>
+          </div>
         </form>
 
         {created ? (

@@ -1,6 +1,7 @@
 import { type TriageSuggestions, triageLimits } from '@bugtrail/domain/vocabulary';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 import { useDebounced } from '../../lib/use-debounced';
 
 /** How long the form waits after the last keystroke before it asks. */
@@ -14,7 +15,7 @@ const DESCRIPTION_SENT = 2000;
  */
 export const triageQuery = (title: string, description: string) =>
   queryOptions({
-    queryKey: ['triage-suggestions', title, description],
+    queryKey: queryKeys.triage.suggestions(title, description),
     queryFn: ({ signal }) =>
       api<TriageSuggestions>('/api/bugs/suggestions', {
         method: 'POST',

@@ -3,6 +3,7 @@ import { Check, Copy, Lightbulb, UserPlus } from 'lucide-react';
 import { useEffect, useId } from 'react';
 import type { BugFormValues } from '../../lib/bug-form';
 import { Button } from '../ui/button';
+import { useKnownEmails } from '../ui/person-name';
 import type { SuggestionTracker } from './suggestion-usage';
 import { useTriageSuggestions } from './triage-query';
 
@@ -80,6 +81,7 @@ function ValueRow({
  */
 export function TriageSuggestionsPanel({ values, apply, tracker, bugLink, viewAs }: Props) {
   const headingId = useId();
+  const emails = useKnownEmails();
   const { isEnabled, suggestions, isLoading, isError } = useTriageSuggestions(values.title, values.description);
 
   useEffect(() => {
@@ -178,7 +180,14 @@ export function TriageSuggestionsPanel({ values, apply, tracker, bugLink, viewAs
                   return (
                     <li key={dev._id} className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
                       <div className="min-w-0 flex-1">
-                        <p className="text-sm font-medium break-words text-slate-800">{dev.name}</p>
+                        <p className="text-sm font-medium break-words text-slate-800">
+                          {dev.name}
+                          {emails.get(dev._id) ? (
+                            <span className="ml-2 text-xs font-normal break-all text-slate-600">
+                              {emails.get(dev._id)}
+                            </span>
+                          ) : null}
+                        </p>
                         <p className="text-xs text-slate-600">{dev.reason}</p>
                       </div>
                       <Button

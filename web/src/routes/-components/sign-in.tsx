@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { setToken } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 import { roleHome } from '../../lib/session';
 import type { AuthAnswer } from '../../lib/types';
 import { AuthLayout } from './auth-layout';
@@ -18,7 +19,7 @@ export function useSignIn() {
   return async (answer: AuthAnswer, usedMfa: boolean, options: { replace?: boolean } = {}) => {
     setToken(answer.token);
     rememberMfa(usedMfa);
-    queryClient.setQueryData(['profile'], answer.user);
+    queryClient.setQueryData(queryKeys.profile.self, answer.user);
     await navigate({ to: roleHome[answer.role ?? answer.user.role] ?? '/', replace: options.replace ?? false });
   };
 }

@@ -3,12 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import { buttonClass } from '../../components/ui/button';
 import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 
 /** GET /api/auth/oidc: whether single sign-on is set up here, and the provider's name for the button. */
 type SsoSetup = { enabled: boolean; name?: string };
 
 export const ssoQuery = () => ({
-  queryKey: ['sso'] as const,
+  queryKey: queryKeys.site.sso,
   queryFn: () => api<SsoSetup>('/api/auth/oidc'),
   staleTime: 5 * 60_000,
   retry: false,

@@ -4,17 +4,25 @@ import { ChevronRight, Monitor, Moon, ShieldCheck, Sun } from 'lucide-react';
 import { useId } from 'react';
 import { PageHeader } from '../../components/page-header';
 import { AccountCard } from '../../components/profile-account/account-card';
+import { apiTokensQuery } from '../../components/profile-tokens/tokens-api';
 import { TokensCard } from '../../components/profile-tokens/tokens-card';
 import { Card, CardHeader } from '../../components/ui/card';
 import { cx } from '../../components/ui/cx';
 import { useUpdateEmailPreference } from '../../lib/mutations';
-import { profileQuery } from '../../lib/session';
+import { mailConfiguredQuery, profileQuery } from '../../lib/session';
 import { setThemeChoice, type ThemeChoice, useTheme } from '../../lib/theme';
 import type { EmailPreference } from '../../lib/types';
 
-export const Route = createFileRoute('/profile/')({ component: ProfilePage });
+export const Route = createFileRoute('/profile/')({
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(mailConfiguredQuery());
+    void context.queryClient.prefetchQuery(apiTokensQuery());
+  },
+  component: ProfilePage,
+});
 
 function ProfilePage() {
+  const { data: isMailConfigured } = useQuery(mailConfiguredQuery());
   return (
     <>
       <PageHeader
@@ -29,15 +37,25 @@ function ProfilePage() {
             <ThemeChoices />
           </div>
         </Card>
-        <Card>
-          <CardHeader
-            title="Notifications"
-            subtitle="Assignments, mentions, comments and due dates in your inbox. A choice is saved at once."
-          />
-          <div className="px-5 py-4">
-            <EmailChoices />
-          </div>
-        </Card>
+        {/* Mail choices only where mail is sent: without a mail server they would promise nothing. */}
+        {isMailConfigured === true ? (
+          <Card>
+            <CardHeader
+              title="Notifications"
+              subtitle="Assignments, mentions, comments and due dates in your inbox. A choice is saved at once."
+            />
+            <div className="px-5 py-4">
+              <EmailChoices />
+            </div>
+          </Card>
+        ) : isMailConfigured === false ? (
+          <Card>
+            <CardHeader title="Notifications" />
+            <p className="px-5 py-4 text-sm text-slate-600" data-testid="no-mail">
+              This server sends no email. Your notifications are under the bell at the top of every page.
+            </p>
+          </Card>
+        ) : null}
         <TokensCard />
         <Card>
           <Link

@@ -1,7 +1,9 @@
+import { userMessages } from '@bugtrail/domain/vocabulary';
 import { createFileRoute } from '@tanstack/react-router';
 import { QrCode as QrIcon, ShieldCheck, ShieldOff } from 'lucide-react';
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { PageHeader } from '../../components/page-header';
+import { PasswordField } from '../../components/password-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardHeader } from '../../components/ui/card';
@@ -35,11 +37,26 @@ function SecurityPage() {
     setView({ kind: 'off' });
   };
 
-  const start = () =>
-    beginSetup.mutate(undefined, {
-      onSuccess: (setup) => setView({ kind: 'setup', setup }),
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [passwordError, setPasswordError] = useState('');
+
+  // The password goes along even when empty: someone who signs in only through single sign-on
+  // has none, and a sign-in within the last 5 minutes is their proof instead.
+  const start = (event: FormEvent) => {
+    event.preventDefault();
+    beginSetup.mutate(currentPassword, {
+      onSuccess: (setup) => {
+        setCurrentPassword('');
+        setPasswordError('');
+        setView({ kind: 'setup', setup });
+      },
       onError: (failure) => {
         const message = messageOf(failure, 'Could not start the setup. Please try again');
+        if (message === userMessages.currentPasswordRequired || message === userMessages.currentPasswordIncorrect) {
+          setPasswordError(message);
+          setCurrentPassword('');
+          return;
+        }
         // Turned on elsewhere (another device): show it as it is.
         if (failure instanceof ApiError && failure.status === 409 && message === mfaServerMessages.alreadyEnabled) {
           turnedOn();
@@ -47,6 +64,7 @@ function SecurityPage() {
         notify.error(message);
       },
     });
+  };
 
   return (
     <>
@@ -74,9 +92,29 @@ function SecurityPage() {
                   You'll also get recovery codes for the day you lose it.
                 </p>
               </div>
-              <Button onClick={start} isLoading={beginSetup.isPending} icon={<QrIcon className="size-4" />}>
-                Set up authenticator app
-              </Button>
+              <form onSubmit={start} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-start">
+                <PasswordField
+                  label="Current password"
+                  name="currentPassword"
+                  autoComplete="current-password"
+                  wrapperClassName="sm:w-72"
+                  hint="Confirms it is you before a new sign-in step is added."
+                  value={currentPassword}
+                  error={passwordError}
+                  onChange={(event) => {
+                    setCurrentPassword(event.target.value);
+                    setPasswordError('');
+                  }}
+                />
+                <Button
+                  type="submit"
+                  className="sm:mt-7"
+                  isLoading={beginSetup.isPending}
+                  icon={<QrIcon className="size-4" />}
+                >
+                  Set up authenticator app
+                </Button>
+              </form>
             </div>
           ) : view.kind === 'setup' ? (
             <MfaSetupPanel

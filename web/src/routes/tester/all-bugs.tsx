@@ -3,6 +3,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
 import { BugList } from '../../components/bug-list/bug-list';
 import { BugSummaryDialog } from '../../components/bug-list/bug-summary-dialog';
+import { prefetchBugList } from '../../components/bug-list/list-query';
 import { type ListSearch, listSearchFrom } from '../../components/bug-list/list-search';
 import { PageHeader } from '../../components/page-header';
 import { compact } from '../../lib/search';
@@ -11,6 +12,8 @@ import type { Bug } from '../../lib/types';
 
 export const Route = createFileRoute('/tester/all-bugs')({
   validateSearch: (search: Record<string, unknown>) => compact({ ...listSearchFrom(search) }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => prefetchBugList(context.queryClient, '/api/bugs/all-viewable', deps),
   component: AllBugsPage,
 });
 

@@ -3,7 +3,7 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { Plus, RefreshCw } from 'lucide-react';
 import { useCallback } from 'react';
 import { BugList } from '../../components/bug-list/bug-list';
-import { bugListPagesQuery } from '../../components/bug-list/list-query';
+import { bugListPagesQuery, prefetchBugList } from '../../components/bug-list/list-query';
 import { type ListSearch, listApiParams, listSearchFrom } from '../../components/bug-list/list-search';
 import { PageHeader } from '../../components/page-header';
 import { Button, buttonClass } from '../../components/ui/button';
@@ -14,6 +14,8 @@ import { compact, pickOne, testerTabs } from '../../lib/search';
 export const Route = createFileRoute('/tester/my-bugs')({
   validateSearch: (search: Record<string, unknown>) =>
     compact({ status: pickOne(search.status, testerTabs), ...listSearchFrom(search) }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => prefetchBugList(context.queryClient, '/api/bugs', deps),
   component: MyBugsPage,
 });
 

@@ -6,7 +6,14 @@ import { SkeletonRows } from '../../components/ui/skeleton';
 import '../../lib/history-state';
 import { bugQuery } from '../../lib/queries';
 
-export const Route = createFileRoute('/tester/report-bug')({ component: ReportBugPage });
+export const Route = createFileRoute('/tester/report-bug')({
+  // "Edit" from a bug's page arrives here with the bug's id in the history state.
+  loader: ({ context, location }) => {
+    const bugId = location.state.bugId;
+    if (bugId) void context.queryClient.prefetchQuery(bugQuery(bugId));
+  },
+  component: ReportBugPage,
+});
 
 function ReportBugPage() {
   const bugId = useRouterState({ select: (state) => state.location.state.bugId });

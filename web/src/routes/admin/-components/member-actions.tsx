@@ -1,4 +1,4 @@
-import { KeyRound, UserCheck, UserX } from 'lucide-react';
+import { KeyRound, ShieldOff, UserCheck, UserX } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { CopyField } from '../../../components/copy-field';
@@ -8,7 +8,7 @@ import { messageOf } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import type { TeamMember } from '../../../lib/types';
-import { type ResetLink, useCreateResetLink, useDeactivateUser, useReactivateUser } from './team-api';
+import { type ResetLink, useCreateResetLink, useDeactivateUser, useReactivateUser, useResetMfa } from './team-api';
 
 /**
  * A member's account actions on the Team Members page: a password reset link to pass on,
@@ -19,6 +19,8 @@ export function MemberActions({ member, isSelf }: { member: TeamMember; isSelf: 
   const deactivate = useDeactivateUser();
   const reactivate = useReactivateUser();
   const resetLink = useCreateResetLink();
+  const resetMfa = useResetMfa();
+  const [isConfirmingMfa, setConfirmingMfa] = useState(false);
   const [isConfirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [link, setLink] = useState<ResetLink | null>(null);
@@ -44,6 +46,15 @@ export function MemberActions({ member, isSelf }: { member: TeamMember; isSelf: 
       onSuccess: () => notify.success(`${member.name} can sign in again`),
       onError: (error) => notify.error(messageOf(error, `Failed to reactivate ${member.name}`)),
     });
+  const confirmResetMfa = () =>
+    resetMfa.mutate(member._id, {
+      onSuccess: () => {
+        notify.success(`Two-factor authentication is off for ${member.name}`);
+        setConfirmingMfa(false);
+      },
+      onError: (error) =>
+        notify.error(messageOf(error, `Failed to reset two-factor authentication for ${member.name}`)),
+    });
   const makeResetLink = () =>
     resetLink.mutate(member._id, {
       onSuccess: setLink,
@@ -62,6 +73,17 @@ export function MemberActions({ member, isSelf }: { member: TeamMember; isSelf: 
       >
         Reset link
       </Button>
+      {isSelf ? null : (
+        <Button
+          variant="ghost"
+          size="sm"
+          icon={<ShieldOff className="size-4" />}
+          onClick={() => setConfirmingMfa(true)}
+          aria-label={`Reset 2FA for ${member.name}`}
+        >
+          Reset 2FA
+        </Button>
+      )}
       {member.deactivated ? (
         <Button
           variant="outline"
@@ -106,6 +128,25 @@ export function MemberActions({ member, isSelf }: { member: TeamMember; isSelf: 
               {problem}
             </p>
           ) : null}
+        </div>
+      </ConfirmModal>
+
+      <ConfirmModal
+        isOpen={isConfirmingMfa}
+        title="Reset Two-Factor Authentication"
+        confirmLabel="Reset 2FA"
+        isBusy={resetMfa.isPending}
+        onClose={() => setConfirmingMfa(false)}
+        onConfirm={confirmResetMfa}
+      >
+        <div className="space-y-3">
+          <p>
+            Turn off two-factor authentication for <strong className="text-slate-900">{member.name}</strong>?
+          </p>
+          <p>
+            Their authenticator and recovery codes stop working and their password alone signs them in. Do this only
+            when you are sure it is them asking. They are told by notification and email.
+          </p>
         </div>
       </ConfirmModal>
 

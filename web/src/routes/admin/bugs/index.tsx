@@ -1,15 +1,20 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { Plus } from 'lucide-react';
+import { Archive, Plus } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { BugList } from '../../../components/bug-list/bug-list';
-import { bugListPagesQuery } from '../../../components/bug-list/list-query';
-import { type ListSearch, listApiParams, listSearchFrom } from '../../../components/bug-list/list-search';
+import { bugListPagesQuery, prefetchBugList } from '../../../components/bug-list/list-query';
+import {
+  bugExportPath,
+  type ListSearch,
+  listApiParams,
+  listSearchFrom,
+} from '../../../components/bug-list/list-search';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { DownloadReportButton } from '../../../components/download-report-button';
 import { PageHeader } from '../../../components/page-header';
 import { TeamStatusTabs, teamTabCounts } from '../../../components/team-status-tabs';
-import { buttonClass } from '../../../components/ui/button';
+import { Button, buttonClass } from '../../../components/ui/button';
 import { bugTitle } from '../../../lib/format';
 import { useDeleteBug } from '../../../lib/mutations';
 import { notify } from '../../../lib/notify';
@@ -19,6 +24,8 @@ import type { Bug as BugType } from '../../../lib/types';
 export const Route = createFileRoute('/admin/bugs/')({
   validateSearch: (search: Record<string, unknown>) =>
     compact({ status: pickOne(search.status, teamTabs), ...listSearchFrom(search) }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => prefetchBugList(context.queryClient, '/api/bugs', deps),
   component: ManageBugsPage,
 });
 
@@ -44,7 +51,7 @@ function ManageBugsPage() {
         actions={
           <>
             <DownloadReportButton
-              path="/api/reports/export/bugs"
+              path={bugExportPath(listApiParams({ ...list, status }))}
               filename="bug_details.xlsx"
               failure="Failed to download report"
             />
@@ -54,11 +61,14 @@ function ManageBugsPage() {
           </>
         }
       />
-      <TeamStatusTabs
-        status={status}
-        counts={counts}
-        onChange={(next) => void navigate({ search: (prev) => compact({ ...prev, status: next.status }) })}
-      />
+      {/* The tabs count the bugs in the lists; the archived ones are in none of them. */}
+      {list.archived ? null : (
+        <TeamStatusTabs
+          status={status}
+          counts={counts}
+          onChange={(next) => void navigate({ search: (prev) => compact({ ...prev, status: next.status }) })}
+        />
+      )}
       <BugList
         endpoint="/api/bugs"
         viewAs="admin"
@@ -69,6 +79,20 @@ function ManageBugsPage() {
         onOpen={(bug) => void navigate({ to: '/admin/bugs/$bugId', params: { bugId: bug._id } })}
         onDelete={setToDelete}
         bulk
+        filters={
+          <Button
+            variant={list.archived ? 'primary' : 'outline'}
+            aria-pressed={Boolean(list.archived)}
+            icon={<Archive className="size-4" />}
+            onClick={() =>
+              void navigate({
+                search: (prev) => compact({ ...prev, status: undefined, archived: list.archived ? undefined : true }),
+              })
+            }
+          >
+            Archived
+          </Button>
+        }
       />
       <ConfirmModal
         isOpen={toDelete !== null}

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { api, messageOf } from '../../../lib/api';
 import { formatDateTime, formatNumber } from '../../../lib/format';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/audit/verify (api.md "Audit trail"): every stream's hash chain checked. */
 type VerifyAnswer = {
@@ -17,7 +18,7 @@ type VerifyAnswer = {
 /** Run on demand only: it reads the whole store. */
 const verifyQuery = () =>
   queryOptions({
-    queryKey: ['audit', 'verify'],
+    queryKey: queryKeys.audit.verify,
     queryFn: async () => ({ ...(await api<VerifyAnswer>('/api/audit/verify')), checkedAt: new Date() }),
     enabled: false,
     retry: false,

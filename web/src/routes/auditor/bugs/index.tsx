@@ -2,8 +2,13 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import { BugList } from '../../../components/bug-list/bug-list';
-import { bugListPagesQuery } from '../../../components/bug-list/list-query';
-import { type ListSearch, listApiParams, listSearchFrom } from '../../../components/bug-list/list-search';
+import { bugListPagesQuery, prefetchBugList } from '../../../components/bug-list/list-query';
+import {
+  bugExportPath,
+  type ListSearch,
+  listApiParams,
+  listSearchFrom,
+} from '../../../components/bug-list/list-search';
 import { DownloadReportButton } from '../../../components/download-report-button';
 import { PageHeader } from '../../../components/page-header';
 import { TeamStatusTabs, teamTabCounts } from '../../../components/team-status-tabs';
@@ -13,6 +18,8 @@ import { compact, pickOne, teamTabs } from '../../../lib/search';
 export const Route = createFileRoute('/auditor/bugs/')({
   validateSearch: (search: Record<string, unknown>) =>
     compact({ status: pickOne(search.status, teamTabs), ...listSearchFrom(search) }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => prefetchBugList(context.queryClient, '/api/bugs', deps),
   component: AuditorBugsPage,
 });
 
@@ -33,7 +40,7 @@ function AuditorBugsPage() {
         subtitle="Every bug across the team, read-only. Open one to see its full story."
         actions={
           <DownloadReportButton
-            path="/api/reports/export/bugs"
+            path={bugExportPath(listApiParams({ ...list, status }))}
             filename="bug_details.xlsx"
             failure="Failed to download report"
           />

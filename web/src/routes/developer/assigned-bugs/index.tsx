@@ -1,6 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import { BugList } from '../../../components/bug-list/bug-list';
+import { prefetchBugList } from '../../../components/bug-list/list-query';
 import { type ListSearch, listSearchFrom } from '../../../components/bug-list/list-search';
 import { PageHeader } from '../../../components/page-header';
 import { cx } from '../../../components/ui/cx';
@@ -10,6 +11,8 @@ import { compact, pickOne, teamTabs } from '../../../lib/search';
 export const Route = createFileRoute('/developer/assigned-bugs/')({
   validateSearch: (search: Record<string, unknown>) =>
     compact({ status: pickOne(search.status, teamTabs), ...listSearchFrom(search) }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => prefetchBugList(context.queryClient, '/api/bugs', deps),
   component: AssignedBugsPage,
 });
 

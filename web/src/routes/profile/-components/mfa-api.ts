@@ -5,8 +5,15 @@ import { api } from '../../../lib/api';
 
 export type MfaSetup = { secret: string; otpauthUrl: string };
 
+/** Needs the current password (people who sign in only through single sign-on: a fresh sign-in instead). */
 export const useBeginMfaSetup = () =>
-  useMutation({ mutationFn: () => api<MfaSetup>('/api/auth/mfa/setup', { method: 'POST' }) });
+  useMutation({
+    mutationFn: (currentPassword: string) =>
+      api<MfaSetup>('/api/auth/mfa/setup', {
+        method: 'POST',
+        body: currentPassword ? { currentPassword } : {},
+      }),
+  });
 
 export const useEnableMfa = () =>
   useMutation({

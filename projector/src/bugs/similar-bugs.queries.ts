@@ -1,9 +1,11 @@
-import type { BugStatus, Priority, Severity } from '@bugtrail/domain';
-import { READ_MODEL_SCHEMA, type ReadModelDb } from '@bugtrail/projector';
+import type { BugScope, BugStatus, Priority, Severity } from '@bugtrail/domain';
 import { type Kysely, sql } from 'kysely';
+import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
+import type { ReadModelDb } from '../schema.js';
+import { bugScopeSql } from './bug-visibility.js';
 
 /**
- * The SQL behind the triage suggestions (ADR 019): bugs like the one being typed, found by
+ * The SQL behind read-api's triage suggestions (ADR 019): bugs like the one being typed, found by
  * full-text search over titles and descriptions (the bugs read model's `search` vector and
  * its GIN index) and scored with pg_trgm's trigram similarity of the titles and the share
  * of words in common; then who closed the similar ones and how busy they are now. Every
@@ -143,15 +145,16 @@ export type SimilarBug = {
 export type SimilarQuery = Readonly<{
   title: string;
   description: string;
-  /** Only bugs this person reported (a tester's duplicates); all bugs without it. */
-  reportedBy?: string;
+  /** Only these bugs (the caller's visibleBugScope: a tester's duplicates); all bugs without it. */
+  within?: BugScope;
   /**
-   * Whose descriptions may count: only this person's bugs (a tester, who never reads
-   * others' descriptions), everyone's without it. Others' bugs are then scored by their
-   * titles alone (their words may still bring them among the candidates, which tells the
-   * caller nothing: a candidate with an unlike title scores too low to matter).
+   * Whose descriptions may count: only these bugs' (the caller's visibleBugScope, for a
+   * tester, who never reads others' descriptions), every bug's without it. Others' bugs are
+   * then scored by their titles alone (their words may still bring them among the
+   * candidates, which tells the caller nothing: a candidate with an unlike title scores
+   * too low to matter).
    */
-  descriptionsOf?: string;
+  descriptionsOf?: BugScope;
 }>;
 
 type Row = {
@@ -195,14 +198,12 @@ export async function findSimilarBugs(
   const tsquery = candidateQuery(words, stats);
   if (tsquery === null) return [];
   const title = query.title.trim();
-  const reporter = query.reportedBy ?? null;
-  const describer = query.descriptionsOf ?? null;
   // Built per call, not `$1 is null or …`: the planner then sees which indexes apply.
-  const inScope = reporter === null ? sql`true` : sql`b.reporter_id = ${reporter}`;
+  const inScope = bugScopeSql(query.within ?? { kind: 'all' }, 'b');
   const searchable =
-    describer === null
+    query.descriptionsOf === undefined
       ? sql`b.search`
-      : sql`case when b.reporter_id = ${describer} then b.search else to_tsvector('english', b.dto->>'title') end`;
+      : sql`case when ${bugScopeSql(query.descriptionsOf, 'b')} then b.search else to_tsvector('english', b.dto->>'title') end`;
   const lexemes = words.map((w) => w.lexeme);
   const { rows } = await sql<Row>`
     with q as (select ${tsquery}::tsquery as tsq),

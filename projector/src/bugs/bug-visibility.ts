@@ -1,0 +1,49 @@
+import { type Actor, type BugScope, isInBugScope, listedBugScope, visibleBugScope } from '@bugtrail/domain';
+import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
+
+/**
+ * Who may see which bugs, for the bugs read model (api.md "Who sees what"). The rule is
+ * the domain's `visibleBugScope` (an actor's scope) and `isInBugScope` (a bug against a
+ * scope, in memory, as `bugPermissions.canView` and live topics check it); this module is
+ * its SQL, side by side with it: every read of the bugs table that answers for a person
+ * (lists, counts, searches, exports, AI tools, suggestions, dashboards as of a date) narrows
+ * it here, so a new rule (projects) is written once. bug-visibility.int.spec.ts proves the
+ * SQL and the predicate agree.
+ */
+
+export { isInBugScope, listedBugScope, visibleBugScope };
+
+/** A column of the bugs table, qualified by `alias` when the query names the table so. */
+const column = (name: 'reporter_id' | 'assignee_ids', alias?: string) => sql.ref(alias ? `${alias}.${name}` : name);
+
+/** `isInBugScope` in SQL over a bugs row (of `alias`, when given); deleted rows are the caller's. */
+export function bugScopeSql(scope: BugScope, alias?: string): RawBuilder<SqlBool> {
+  switch (scope.kind) {
+    case 'all':
+      return sql<SqlBool>`true`;
+    case 'reporter':
+      return sql<SqlBool>`${column('reporter_id', alias)} = ${scope.id}`;
+    case 'assignee':
+      return sql<SqlBool>`${column('assignee_ids', alias)} @> array[${scope.id}]::text[]`;
+  }
+}
+
+/** The live bugs `actor` may open (`bugPermissions.canView` in SQL), over a bugs row of `alias`. */
+export function visibleBugsSql(actor: Pick<Actor, 'id' | 'role'>, alias?: string): Expression<SqlBool> {
+  const deleted = sql.ref(alias ? `${alias}.deleted` : 'deleted');
+  return sql<SqlBool>`not ${deleted} and (${bugScopeSql(visibleBugScope(actor), alias)})`;
+}
+
+/**
+ * `isInBugScope` as it was at `t`, over a `flow_bugs` row `b` (dashboards `?asOf=`): the bug
+ * existed then and was reported by, or assigned to, the scope's person then.
+ */
+export function bugScopeAsOfSql(scope: BugScope, t: RawBuilder<unknown>): RawBuilder<unknown> {
+  const existed = sql`b.created_at <= ${t} and (b.deleted_at is null or b.deleted_at > ${t})`;
+  if (scope.kind === 'reporter') return sql`${existed} and b.reporter_id = ${scope.id}`;
+  if (scope.kind === 'assignee') {
+    return sql`${existed} and exists (select from rm.bug_intervals a where a.bug_id = b.bug_id and a.field = 'assignee'
+      and a.value = ${scope.id} and a.entered_at <= ${t} and (a.left_at is null or a.left_at > ${t}))`;
+  }
+  return existed;
+}

@@ -1,0 +1,62 @@
+/**
+ * Every TanStack Query key of the app, one factory per feature (ADR 004). A key starts with
+ * the read model it reads, because the live stream refreshes by prefix (live/topic-keys.ts):
+ * `bug.detail(id)` also covers the bug's history and comments, `bugs.all` every list,
+ * `dashboard.all` every role's dashboard and the Flow page, `users.all` the team and the
+ * pickers. A new screen adds its key here, under the prefix its topic refreshes.
+ */
+export const queryKeys = {
+  bug: {
+    detail: (id: string) => ['bug', id] as const,
+    history: (id: string) => ['bug', id, 'history'] as const,
+    historyAt: (id: string, at: string) => ['bug', id, 'history', 'at', at] as const,
+    comparison: (id: string, from: string, to: string) => ['bug', id, 'history', 'compare', from, to] as const,
+    comments: (id: string) => ['bug', id, 'comments'] as const,
+  },
+  bugs: {
+    all: ['bugs'] as const,
+    list: (endpoint: string, params: Record<string, string>) => ['bugs', 'list', endpoint, params] as const,
+    search: (q: string) => ['bugs', 'search', q] as const,
+    allViewable: ['bugs', 'all-viewable'] as const,
+  },
+  dashboard: {
+    all: ['dashboard'] as const,
+    role: (role: string) => ['dashboard', role] as const,
+    flow: (read: 'metrics' | 'cycle-times' | 'cumulative', params: unknown) =>
+      ['dashboard', 'flow', read, params] as const,
+    auditActivity: ['dashboard', 'audit-activity'] as const,
+  },
+  users: {
+    all: ['users'] as const,
+    developers: ['users', 'developers'] as const,
+    inviteCodes: ['users', 'invite-codes'] as const,
+    chatDirectory: ['users', 'chat-directory'] as const,
+  },
+  /** The signed-in caller's own account. */
+  profile: {
+    self: ['profile'] as const,
+    apiTokens: ['api-tokens'] as const,
+  },
+  /** What the sign-in pages ask before anyone signs in. */
+  site: {
+    mailConfigured: ['mail-configured'] as const,
+    signupPolicy: ['signup-policy'] as const,
+    sso: ['sso'] as const,
+  },
+  chats: {
+    list: ['chats'] as const,
+    detail: (id: string) => ['chat', id] as const,
+    messages: (id: string) => ['chat', id, 'messages'] as const,
+    aiModels: ['chats', 'ai-models'] as const,
+  },
+  notifications: { all: ['notifications'] as const },
+  views: { all: ['views'] as const },
+  webhooks: {
+    all: ['webhooks'] as const,
+    deliveries: (id: string) => ['webhooks', id, 'deliveries'] as const,
+  },
+  audit: { verify: ['audit', 'verify'] as const },
+  triage: {
+    suggestions: (title: string, description: string) => ['triage-suggestions', title, description] as const,
+  },
+};

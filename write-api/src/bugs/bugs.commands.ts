@@ -1,0 +1,376 @@
+import {
+  type BugState,
+  bugArchiveMessages,
+  bugDecider,
+  bugMessages,
+  bugPermissions,
+  bugSideEventTypes,
+  bugStatusSchema,
+  bugStreamDecider,
+  bugWriteMessages,
+  decideArchive,
+  ForbiddenError,
+  parseStatusFilter,
+  parseStatusValue,
+  prioritySchema,
+  type ReportBug,
+  type ReportedBug,
+  type Role,
+  severitySchema,
+  streams,
+  type UserRef,
+} from '@bugtrail/domain';
+import type { ExtraMetadata, Handled, HandleOptions } from '@bugtrail/eventstore';
+import { bugDtoSchema, errorAnswer, forbiddenAnswer, idParam, invalidAnswer, notFoundAnswer } from '@bugtrail/platform';
+import { z } from 'zod';
+import { type CommandAnswer, type CommandRequest, defineCommand } from '../command.js';
+import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
+import type { WriteApiDeps } from '../deps.js';
+import {
+  bugAnswer,
+  bugPayload,
+  checklistPayload,
+  newItemIds,
+  objectIdPattern,
+  reportPayload,
+  statusPayload,
+  toChecklistEntries,
+} from './bug-input.js';
+import { BugNumbers } from './bug-numbers.js';
+
+/**
+ * Bug commands (api.md "Bugs"): report, edit, delete, status, checklist. Each is one
+ * declaration (issue 34): the one write path reads, folds, decides and appends with the
+ * revision decided on, then waits for the read models (read-your-writes) and answers the
+ * bug's DTO with its version as the ETag. Who may do what to which bug is the decider's.
+ */
+
+export const bugAnswerMessages = {
+  reported: 'Bug Reported Successfully',
+  updated: 'Bug Updated Successfully',
+  deleted: 'Bug deleted successfully',
+  statusChanged: 'Bug status updated successfully',
+  checklistUpdated: 'Checklist updated',
+} as const;
+
+const tags = ['bugs'];
+const answerSchema = z.object({ message: z.string(), bug: bugDtoSchema });
+const answerHeaders = { ...positionHeaders, ETag: 'The bug `version`, quoted: send it back as If-Match' };
+const stale = errorAnswer('Stale change (If-Match)');
+const statusValue = z
+  .string()
+  .describe('Open, In Progress, Closed, or Pending (= Open), Resolved (= Closed); any case');
+
+/** Bug ids are opaque strings; one that cannot be a bug id is simply not found. */
+const bugParams = {
+  schema: z.object({ id: z.string().regex(objectIdPattern) }),
+  notFound: bugMessages.notFound,
+  openapi: idParam,
+};
+const ifMatch = {
+  message: 'If-Match must be the bug version',
+  openapi: idempotencyHeader.extend({
+    'If-Match': z.string().optional().describe('The bug `version` the change was based on: 409 when stale'),
+  }),
+};
+
+/** The rules the domain checks on a bug payload, with the spec's messages. */
+const bugFields = {
+  title: 'Required; 5 to 100 characters',
+  description: 'Required; at least 10 characters',
+  priority: prioritySchema.optional().describe('Any case'),
+  severity: severitySchema.optional().describe('Any case'),
+  status: statusValue
+    .optional()
+    .describe('Ignored on create (always Open). On edit: applied when the caller may change status (admin)'),
+  module: 'At most 50 characters',
+  dueDate: 'ISO date-time or YYYY-MM-DD; not before today (UTC); null for none',
+  assignedTo: 'Developer ids (or `{_id}` objects); at least one',
+  checklist:
+    'Items as strings or `{_id, text, completed}`; completion counts only from an assigned developer or an admin',
+  attachments: 'Absolute http(s) links of at most 2,048 characters',
+} satisfies Record<string, string | z.ZodType>;
+
+/** The bug after the command, named from the write side's accounts (`known`: people read already). */
+async function answerBug(
+  deps: WriteApiDeps,
+  message: string,
+  handled: Handled<BugState>,
+  status: 200 | 201,
+  known?: ReadonlyMap<string, UserRef>,
+): Promise<CommandAnswer> {
+  return {
+    status,
+    headers: { ETag: `"${handled.revision}"` },
+    body: { message, bug: await bugAnswer(deps, handled.state as ReportedBug, handled.revision, known) },
+  };
+}
+
+/**
+ * With `If-Match` the version is pinned (stale: 409 with the domain's message; what only touched
+ * comments and due reminders does not count); without it, a change that commutes with the others
+ * re-reads and re-decides on a race.
+ */
+function pinnedOr(fallback: HandleOptions) {
+  return ({ expectedVersion }: CommandRequest<unknown, unknown>): HandleOptions =>
+    expectedVersion === undefined
+      ? fallback
+      : { expectedVersion, staleMessage: bugMessages.staleEdit, harmlessEventTypes: bugSideEventTypes };
+}
+
+/**
+ * An edit or a delete: pinned when `If-Match` says so; without it, decided once (a lost race is
+ * the stale message too, never a silent overwrite of what someone else just changed).
+ */
+function editPolicy({ expectedVersion }: CommandRequest<unknown, unknown>): HandleOptions {
+  return {
+    ...(expectedVersion === undefined ? {} : { expectedVersion }),
+    staleMessage: bugMessages.staleEdit,
+    harmlessEventTypes: bugSideEventTypes,
+  };
+}
+
+/** The refusals of a command on one bug. */
+const refusals = { 403: forbiddenAnswer, 404: notFoundAnswer, 409: stale };
+
+/** Metadata for the report's `BugReported` alone (the form's suggestion usage). */
+const reportedWith =
+  (metadata: ExtraMetadata) =>
+  (event: { type: string }): ExtraMetadata | undefined =>
+    event.type === 'BugReported' ? metadata : undefined;
+
+/** Each write-api process keeps its own view of the bug number sequence. */
+const numbersOf = new WeakMap<WriteApiDeps, BugNumbers>();
+function bugNumbers(deps: WriteApiDeps): BugNumbers {
+  let numbers = numbersOf.get(deps);
+  if (!numbers) {
+    numbers = new BugNumbers(deps.pool);
+    numbersOf.set(deps, numbers);
+  }
+  return numbers;
+}
+
+/** The reporter and the people a report assigns, read once per request (the decision and the answer name them). */
+function reportPeople(
+  request: CommandRequest<z.infer<typeof reportPayload>, unknown>,
+  deps: WriteApiDeps,
+): Promise<ReadonlyMap<string, UserRef & { role: Role }>> {
+  return request.once('people', () => deps.accounts.people([request.actor.id, ...(request.body.assignedTo ?? [])]));
+}
+
+export const reportBug = defineCommand({
+  method: 'post',
+  path: '/',
+  summary: 'Report a bug (always Open)',
+  tags,
+  audience: ['tester', 'admin'],
+  admits: (actor) => {
+    if (!bugPermissions.canReport(actor)) throw new ForbiddenError(bugWriteMessages.cannotReport);
+  },
+  body: {
+    schema: reportPayload,
+    fields: {
+      ...bugFields,
+      suggestions:
+        "Optional, from the report form: `{ shown, taken }`, the triage suggestion kinds it showed (duplicates, severity, priority, assignees) and those the reporter applied (severity, priority, assignees). Recorded in the BugReported event's metadata. Unknown kinds are dropped; a taken kind counts as shown; anything but lists of words is 400",
+    },
+  },
+  // A retried POST (same Idempotency-Key, same caller) names the same bug, so the event
+  // store recognises its events and nothing new is appended.
+  stream: ({ newId }) => streams.bug(newId('ReportBug')),
+  decider: bugDecider,
+  command: async (request, deps) => {
+    const { actor, body, context, now } = request;
+    const bugId = request.newId('ReportBug');
+    const assigneeIds = body.assignedTo ?? [];
+    const people = await reportPeople(request, deps);
+    const checklist = toChecklistEntries(body.checklist ?? []).map((i) => i.text);
+    const report: Pick<ReportBug, 'type' | 'data'> = {
+      type: 'ReportBug',
+      data: {
+        bugId,
+        number: 0,
+        title: body.title ?? '',
+        description: body.description ?? '',
+        priority: body.priority,
+        severity: body.severity,
+        module: body.module ?? null,
+        dueDate: body.dueDate ?? null,
+        assigneeIds,
+        knownDeveloperIds: [...new Set(assigneeIds)].filter((id) => people.get(id)?.role === 'developer'),
+        checklist,
+        attachments: body.attachments ?? [],
+        newItemIds: newItemIds(checklist.length, context.idempotencyKey, `${actor.id}:${bugId}`),
+      },
+    };
+    // The decider is pure: asked first, it refuses a bad report before the report takes a number.
+    bugDecider.decide({ ...report, metadata: { actor, now } }, bugDecider.initialState());
+    return { ...report, data: { ...report.data, number: await bugNumbers(deps).assign(bugId) } };
+  },
+  // A concurrent retry of the same request loses the race to create the stream; re-reading
+  // then finds the winner's events and answers as it did.
+  policy: ({ body }) => ({
+    mustBeNew: true,
+    retryOnConflict: true,
+    ...(body.suggestions ? { extraMetadata: reportedWith({ suggestions: body.suggestions }) } : {}),
+  }),
+  answer: async (handled, request, _command, deps) =>
+    answerBug(deps, bugAnswerMessages.reported, handled, 201, await reportPeople(request, deps)),
+  responses: {
+    201: { description: 'Reported', schema: answerSchema, headers: answerHeaders },
+    400: invalidAnswer,
+    403: forbiddenAnswer,
+  },
+});
+
+export const updateBug = defineCommand({
+  method: 'put',
+  path: '/:id',
+  summary: 'Edit a bug (details, assignees, checklist, links); absent fields stay',
+  tags,
+  audience: ['admin', 'tester (own)'],
+  params: bugParams,
+  ifMatch,
+  body: { schema: bugPayload, fields: bugFields },
+  stream: ({ params }) => streams.bug(params.id),
+  decider: bugDecider,
+  command: async ({ actor, body, context, params }, deps) => {
+    const checklist = body.checklist ? toChecklistEntries(body.checklist) : undefined;
+    const assigneeIds = body.assignedTo ?? undefined;
+    // The admin form sends its status selector as-is (Pending/In Progress/Resolved); blank = unchanged.
+    const status = parseStatusFilter(body.status);
+    return {
+      type: 'UpdateBug',
+      data: {
+        bugId: params.id,
+        changes: {
+          ...(body.title != null ? { title: body.title } : {}),
+          ...(body.description != null ? { description: body.description } : {}),
+          ...(body.priority ? { priority: body.priority } : {}),
+          ...(body.severity ? { severity: body.severity } : {}),
+          ...(body.module !== undefined ? { module: body.module } : {}),
+          ...(body.dueDate !== undefined ? { dueDate: body.dueDate } : {}),
+          ...(assigneeIds ? { assigneeIds } : {}),
+          ...(checklist ? { checklist } : {}),
+          ...(body.attachments ? { attachments: body.attachments } : {}),
+          ...(status ? { status } : {}),
+        },
+        knownDeveloperIds: assigneeIds ? await deps.accounts.developers(assigneeIds) : undefined,
+        newItemIds: newItemIds(checklist?.length ?? 0, context.idempotencyKey, `${actor.id}:${params.id}`),
+      },
+    };
+  },
+  policy: editPolicy,
+  answer: (handled, _request, _command, deps) => answerBug(deps, bugAnswerMessages.updated, handled, 200),
+  responses: {
+    200: { description: 'Updated', schema: answerSchema, headers: answerHeaders },
+    400: invalidAnswer,
+    ...refusals,
+  },
+});
+
+export const deleteBug = defineCommand({
+  method: 'delete',
+  path: '/:id',
+  summary: 'Delete a bug',
+  tags,
+  audience: ['admin', 'tester (own)'],
+  params: bugParams,
+  ifMatch,
+  stream: ({ params }) => streams.bug(params.id),
+  decider: bugDecider,
+  command: ({ params }) => ({ type: 'DeleteBug', data: { bugId: params.id } }),
+  policy: editPolicy,
+  answer: () => ({ status: 200, body: { message: bugAnswerMessages.deleted } }),
+  responses: {
+    200: { description: 'Deleted', schema: z.object({ message: z.string() }), headers: positionHeaders },
+    ...refusals,
+  },
+});
+
+export const changeBugStatus = defineCommand({
+  method: 'put',
+  path: '/:id/status',
+  summary: 'Change the status (any to any)',
+  tags,
+  audience: ['admin', 'developer (assigned)'],
+  params: bugParams,
+  ifMatch,
+  body: {
+    schema: statusPayload,
+    fields: {
+      status: statusValue.describe(`Required: ${bugStatusSchema.options.join(', ')}, or Pending, Resolved; any case`),
+    },
+  },
+  stream: ({ params }) => streams.bug(params.id),
+  decider: bugDecider,
+  command: ({ body, params }) => ({
+    type: 'ChangeBugStatus',
+    data: { bugId: params.id, status: parseStatusValue(body.status) },
+  }),
+  policy: pinnedOr({ retryOnConflict: true }),
+  answer: (handled, _request, _command, deps) => answerBug(deps, bugAnswerMessages.statusChanged, handled, 200),
+  responses: {
+    200: { description: 'Changed', schema: answerSchema, headers: answerHeaders },
+    400: invalidAnswer,
+    ...refusals,
+  },
+});
+
+export const setChecklist = defineCommand({
+  method: 'put',
+  path: '/:id/checklist',
+  summary: 'Replace the checklist (matched by _id, else by position)',
+  tags,
+  audience: ['admin', 'developer (assigned)', 'tester (own, text only)'],
+  params: bugParams,
+  ifMatch,
+  body: { schema: checklistPayload, fields: { checklist: bugFields.checklist } },
+  stream: ({ params }) => streams.bug(params.id),
+  decider: bugDecider,
+  command: ({ actor, body, context, params }) => {
+    const items = toChecklistEntries(body.checklist);
+    return {
+      type: 'SetChecklist',
+      data: {
+        bugId: params.id,
+        items,
+        newItemIds: newItemIds(items.length, context.idempotencyKey, `${actor.id}:${params.id}`),
+      },
+    };
+  },
+  policy: pinnedOr({ retryOnConflict: true }),
+  answer: (handled, _request, _command, deps) => answerBug(deps, bugAnswerMessages.checklistUpdated, handled, 200),
+  responses: {
+    200: { description: 'Updated', schema: answerSchema, headers: answerHeaders },
+    400: invalidAnswer,
+    ...refusals,
+  },
+});
+
+export const archiveBug = defineCommand({
+  method: 'put',
+  path: '/:id/archived',
+  summary: 'Archive a closed bug, or restore it: out of lists and counts (`GET /api/bugs?archived=true` lists them)',
+  tags,
+  audience: ['admin'],
+  params: bugParams,
+  ifMatch,
+  body: {
+    schema: z.object({ archived: z.boolean() }),
+    fields: { archived: 'true to archive (the bug must be Closed), false to restore' },
+  },
+  stream: ({ params }) => streams.bug(params.id),
+  decider: bugStreamDecider(decideArchive),
+  command: ({ body, params }) => ({ type: 'ArchiveBug', data: { bugId: params.id, archived: body.archived } }),
+  policy: pinnedOr({ retryOnConflict: true }),
+  answer: (handled, { body }, _command, deps) =>
+    answerBug(deps, body.archived ? bugArchiveMessages.archived : bugArchiveMessages.restored, handled, 200),
+  responses: {
+    200: { description: 'Archived or restored', schema: answerSchema, headers: answerHeaders },
+    400: invalidAnswer,
+    ...refusals,
+  },
+});
+
+export const bugCommands = [reportBug, updateBug, deleteBug, changeBugStatus, setChecklist, archiveBug];
