@@ -84,14 +84,16 @@ export function routeOf(url: string): string {
 /** A route is checked once it has been still for this long (a test passing through is not on it). */
 const ROUTE_SETTLE_MS = 500;
 
-function watchRoutes(page: Page) {
+/** Only the product's own pages: another origin's (the identity provider's sign-in page) is not ours to fix. */
+function watchRoutes(page: Page, productUrl: string) {
+  const origin = new URL(productUrl).origin;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> = Promise.resolve();
   const check = async () => {
     timer = undefined;
     if (page.isClosed()) return;
     const url = page.url();
-    if (!url.startsWith('http')) return;
+    if (!url.startsWith('http') || new URL(url).origin !== origin) return;
     const route = routeOf(url);
     if (checkedRoutes.has(route)) return;
     try {
@@ -165,7 +167,7 @@ export async function openPage(
   }
   const page = await context.newPage();
   if (isRouteCheckOn) {
-    const flush = watchRoutes(page);
+    const flush = watchRoutes(page, e2e.url);
     // Closing the profile first checks the route the test ended on.
     const close = context.close.bind(context);
     context.close = async (...args: Parameters<BrowserContext['close']>) => {
