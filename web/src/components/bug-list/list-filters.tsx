@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useUrlText } from '../../lib/use-url-text';
 import { cx } from '../ui/cx';
 import { controlClass } from '../ui/field';
@@ -59,7 +59,11 @@ export function MultiFilter({
   onChange: (value: string | undefined) => void;
   options: [string, string][];
 }) {
-  const chosen = value ? value.split(',') : [];
+  // The URL changes a moment after a click (the router navigates asynchronously): until
+  // then the boxes show the choice just made, and a second quick click adds to it.
+  const [shown, setShown] = useState({ from: value, value });
+  if (shown.from !== value) setShown({ from: value, value });
+  const chosen = shown.value ? shown.value.split(',') : [];
   const names = chosen.map((v) => options.find(([o]) => o === v)?.[1] ?? v);
   const summary = chosen.length === 0 ? 'Any' : names.join(', ');
   // Closes as a menu does: a click elsewhere or Escape (which gives focus back to the summary).
@@ -85,7 +89,9 @@ export function MultiFilter({
   }, []);
   const toggle = (v: string, on: boolean) => {
     const next = on ? [...chosen, v] : chosen.filter((c) => c !== v);
-    onChange(next.length > 0 ? next.join(',') : undefined);
+    const joined = next.length > 0 ? next.join(',') : undefined;
+    setShown({ from: value, value: joined });
+    onChange(joined);
   };
   return (
     <details ref={ref} className="group relative min-w-0 sm:max-w-80" title={`${label}: ${summary}`}>
