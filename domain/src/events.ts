@@ -5,6 +5,8 @@ import type { dueEventSchemas } from './bugs/due.js';
 import type { chatEventSchemas } from './chats/chat.schemas.js';
 import { isKnownEventType } from './core/registry.js';
 import type { notificationEventSchemas } from './notifications/notifications.js';
+import type { defaultProjectEventSchemas } from './projects/default-project.js';
+import type { projectEventSchemas } from './projects/project.schemas.js';
 import type { userEventSchemas } from './users/index.js';
 import type { viewEventSchemas } from './views/view.schemas.js';
 import type { webhookEventSchemas } from './webhooks/webhook.schemas.js';
@@ -27,6 +29,8 @@ export type EventDataMap = DataOf<typeof bugEventSchemas> &
   DataOf<typeof dueEventSchemas> &
   DataOf<typeof chatEventSchemas> &
   DataOf<typeof notificationEventSchemas> &
+  DataOf<typeof projectEventSchemas> &
+  DataOf<typeof defaultProjectEventSchemas> &
   DataOf<typeof userEventSchemas> &
   DataOf<typeof viewEventSchemas> &
   DataOf<typeof webhookEventSchemas>;

@@ -12,6 +12,10 @@ export const streams = {
   inviteCode: (id: string) => `invite-${id}`,
   /** Who may sign up (open or by invitation), set by admins: one stream for the whole server. */
   signupPolicy: () => 'settings-signup',
+  /** One project's life: created, renamed, re-keyed, private or public, archived, its members (issue 35). */
+  project: (id: string) => `project-${id}`,
+  /** Which project a bug reported without one goes to: one stream for the whole server. */
+  defaultProject: () => 'settings-default-project',
   /** One outgoing webhook's system events (switched off when it keeps failing). */
   webhook: (id: string) => `webhook-${id}`,
 } as const;
