@@ -50,6 +50,7 @@ import {
   BugNumbers,
   ClaimOwner,
   createWriteApi,
+  ensureGeneralProject,
   InviteCodes,
   isWriteApiRead,
   writeApiMigrations,
@@ -130,6 +131,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   await accounts.backfill(commands);
   // Bugs reported before numbers get theirs first, so every new report numbers after them.
   await new BugNumbers(pool).backfill(store, commands, logger);
+  await ensureGeneralProject(pool, commands);
   // The analytics views read every projection's tables: only a projector that runs them all installs them.
   const projections = options.projections ?? allProjections;
   const projector = new Projector(store, pool, db, projections, {

@@ -4,6 +4,7 @@ import { commentCommands } from './bugs/comments.commands.js';
 import { chatCommands } from './chats/chats.commands.js';
 import type { AnyCommandDeclaration } from './command.js';
 import { notificationCommands } from './notifications/notifications.commands.js';
+import { projectCommands } from './projects/projects.commands.js';
 import { userCommands } from './users/users.commands.js';
 import { viewCommands } from './views/views.commands.js';
 
@@ -25,6 +26,7 @@ export const declaredCommands: readonly CommandMount[] = [
   { base: '/api/users', commands: userCommands },
   { base: '/api/bugs', commands: [...bugCommands, ...commentCommands] },
   { base: '/api/views', commands: viewCommands },
+  { base: '/api/projects', commands: projectCommands },
   { base: '/api/notifications', commands: notificationCommands },
   { base: '/api/chats', commands: chatCommands },
   // The spec's chat-server paths: the same commands, as the chat router is mounted at both.

@@ -6,3 +6,4 @@ export { BugNumbers } from './bugs/bug-numbers.js';
 export { ClaimOwner } from './claim-owner.js';
 export type { WriteApiDeps } from './deps.js';
 export { writeApiOperations } from './operations.js';
+export { ensureGeneralProject } from './projects/general-project.js';

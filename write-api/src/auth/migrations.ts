@@ -218,4 +218,15 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`alter table auth.invite_codes add column role text not null default 'admin'`.execute(db);
     },
   },
+  '0340_project_keys': {
+    async up(db: Kysely<unknown>) {
+      // ProjectKeys: every key a project has had, given once (a rename keeps the old key its own).
+      await sql`create table write_api.project_keys (
+        key text primary key,
+        project_id text not null,
+        claimed_at timestamptz not null default now()
+      )`.execute(db);
+      await sql`create index project_keys_project on write_api.project_keys (project_id)`.execute(db);
+    },
+  },
 };

@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictError, generalProject, projectDecider, streams } from '@bugtrail/domain';
+import type { CommandHandler } from '@bugtrail/eventstore';
+import type pg from 'pg';
+import { claimProjectKey, projectOfKey } from './project-keys.js';
+
+/**
+ * The first start makes the default project, "General" (key BUG), by the system: every bug
+ * from before projects, and every bug reported without `projectId`, belongs to it. Later
+ * starts (and several processes starting at once) find it and append nothing.
+ */
+export async function ensureGeneralProject(pool: pg.Pool, commands: CommandHandler): Promise<void> {
+  if ((await projectOfKey(pool, generalProject.key)) === generalProject.id) return;
+  try {
+    await commands.handle(
+      streams.project(generalProject.id),
+      projectDecider,
+      {
+        type: 'CreateProject',
+        data: {
+          projectId: generalProject.id,
+          key: generalProject.key,
+          name: generalProject.name,
+          description: generalProject.description,
+          private: false,
+          access: 'reporters',
+        },
+        metadata: { actor: null, now: new Date().toISOString() },
+      },
+      { actor: null, correlationId: randomUUID(), idempotencyKey: null },
+      { mustBeNew: true, alongside: (tx) => claimProjectKey(tx, generalProject.key, generalProject.id) },
+    );
+  } catch (error) {
+    // Another process made it a moment ago.
+    if (!(error instanceof ConflictError)) throw error;
+  }
+}
