@@ -25,6 +25,9 @@ export { MailReactor, mailReactorMigrations } from './notifications/mail-reactor
 export { notificationsProjection, notificationsTopic } from './notifications/notifications.projection.js';
 export * from './notifications/notifications.queries.js';
 export { allProjections } from './projections.js';
+export { projectsProjection, projectTopic } from './projects/projects.projection.js';
+export * from './projects/projects.queries.js';
+export type * from './projects/projects.tables.js';
 export { projectorMigrations } from './runtime/migrations.js';
 export type { Projection, ProjectionContext } from './runtime/projection.js';
 export { READ_MODEL_SCHEMA } from './runtime/projection.js';

@@ -4,6 +4,7 @@ import { commentsProjection } from './comments/comments.projection.js';
 import { flowProjection } from './flow/flow.projection.js';
 import { invitesProjection } from './invites/invites.projection.js';
 import { notificationsProjection } from './notifications/notifications.projection.js';
+import { projectsProjection } from './projects/projects.projection.js';
 import type { Projection } from './runtime/projection.js';
 import { triageProjection } from './triage/triage.projection.js';
 import { usersProjection } from './users/users.projection.js';
@@ -20,4 +21,5 @@ export const allProjections: readonly Projection[] = [
   commentsProjection,
   notificationsProjection,
   triageProjection,
+  projectsProjection,
 ];

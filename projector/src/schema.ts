@@ -9,6 +9,12 @@ import type {
   NotificationPrefsTable,
   NotificationsTable,
 } from './notifications/notifications.tables.js';
+import type {
+  DefaultProjectTable,
+  ProjectKeysTable,
+  ProjectMembersTable,
+  ProjectsTable,
+} from './projects/projects.tables.js';
 import type { SuggestionUsageTable } from './triage/triage.tables.js';
 import type { UsersTable } from './users/users.tables.js';
 import type { SavedViewsTable } from './views/views.tables.js';
@@ -38,4 +44,8 @@ export interface ReadModelDb {
   notification_prefs: NotificationPrefsTable;
   notifications: NotificationsTable;
   suggestion_usage: SuggestionUsageTable;
+  projects: ProjectsTable;
+  project_members: ProjectMembersTable;
+  project_keys: ProjectKeysTable;
+  default_project: DefaultProjectTable;
 }

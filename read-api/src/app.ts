@@ -22,6 +22,7 @@ import { createMetricsRoutes } from './metrics/metrics.routes.js';
 import { createNotificationsRoutes } from './notifications/notifications.routes.js';
 import { createOpenApiRoutes } from './openapi/openapi.routes.js';
 import { readApiOperations } from './operations.js';
+import { createProjectsRoutes } from './projects/projects.routes.js';
 import { createReportsRoutes } from './reports/reports.routes.js';
 import { resolveFile, sendFile } from './static.js';
 import { createSystemRoutes } from './system/system.routes.js';
@@ -88,6 +89,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.route('/api/audit', createAuditRoutes(deps));
   app.route('/api/metrics', createMetricsRoutes(deps));
   app.route('/api/views', createViewsRoutes(deps));
+  app.route('/api/projects', createProjectsRoutes(deps));
   app.route('/api/notifications', createNotificationsRoutes(deps));
   app.route('/api', createOpenApiRoutes([...readApiOperations, ...(deps.operations ?? [])]));
   const live = createLiveRoutes(deps);

@@ -8,6 +8,7 @@ import { liveOperations } from './live/live.openapi.js';
 import { metricsOperations } from './metrics/metrics.openapi.js';
 import { notificationReadOperations } from './notifications/notifications.openapi.js';
 import { openApiOperations } from './openapi/openapi.openapi.js';
+import { projectReadOperations } from './projects/projects.openapi.js';
 import { reportOperations } from './reports/reports.openapi.js';
 import { systemOperations } from './system/system.openapi.js';
 import { uploadOperations } from './uploads/uploads.openapi.js';
@@ -39,6 +40,7 @@ export const readApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/audit', auditOperations),
   ...mountOperations('/api/metrics', metricsOperations),
   ...mountOperations('/api/views', viewReadOperations),
+  ...mountOperations('/api/projects', projectReadOperations),
   ...mountOperations('/api/notifications', notificationReadOperations),
   ...mountOperations('/api/events', liveOperations),
   ...mountOperations('/api/chats', chatReadOperations),

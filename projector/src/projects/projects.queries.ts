@@ -1,0 +1,100 @@
+import type { Actor } from '@bugtrail/domain';
+import { generalProject } from '@bugtrail/domain';
+import type { Kysely, Selectable } from 'kysely';
+import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
+import type { ReadModelDb } from '../schema.js';
+import type { ProjectsTable } from './projects.tables.js';
+
+export type ProjectRow = Selectable<ProjectsTable> & {
+  members: { user_id: string; role: string; name: string; profile_image_url: string | null }[];
+};
+
+/** Admins and auditors see every project; anyone else the public ones and the private ones they belong to. */
+const seesEveryProject = (actor: Actor) => actor.role === 'admin' || actor.role === 'auditor';
+
+/**
+ * The projects `actor` may see, in the order they were made (`ids`: only these). The one rule
+ * of who sees a project on the read side (api.md "Projects"): a private project is absent
+ * for a non-member.
+ */
+export async function listVisibleProjects(
+  db: Kysely<ReadModelDb>,
+  actor: Actor,
+  ids?: readonly string[],
+): Promise<ProjectRow[]> {
+  const rm = db.withSchema(READ_MODEL_SCHEMA);
+  let query = rm.selectFrom('projects').selectAll('projects').orderBy('position');
+  if (ids) {
+    if (ids.length === 0) return [];
+    query = query.where('projects.id', 'in', ids);
+  }
+  if (!seesEveryProject(actor)) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('projects.private', '=', false),
+        eb.exists(
+          eb
+            .selectFrom('project_members')
+            .select('project_members.user_id')
+            .whereRef('project_members.project_id', '=', 'projects.id')
+            .where('project_members.user_id', '=', actor.id),
+        ),
+      ]),
+    );
+  }
+  const projects = await query.execute();
+  if (projects.length === 0) return [];
+  const members = await rm
+    .selectFrom('project_members')
+    .leftJoin('users', 'users.id', 'project_members.user_id')
+    .select([
+      'project_members.project_id',
+      'project_members.user_id',
+      'project_members.role',
+      'users.name',
+      'users.profile_image_url',
+    ])
+    .where(
+      'project_members.project_id',
+      'in',
+      projects.map((p) => p.id),
+    )
+    .execute();
+  return projects.map((p) => ({
+    ...p,
+    members: members
+      .filter((m) => m.project_id === p.id)
+      .map((m) => ({
+        user_id: m.user_id,
+        role: m.role,
+        name: m.name ?? '',
+        profile_image_url: m.profile_image_url ?? null,
+      })),
+  }));
+}
+
+/** The project an id or any key it has had names, if `actor` may see it; else null (404). */
+export async function findVisibleProject(
+  db: Kysely<ReadModelDb>,
+  actor: Actor,
+  idOrKey: string,
+): Promise<ProjectRow | null> {
+  const byKey = await db
+    .withSchema(READ_MODEL_SCHEMA)
+    .selectFrom('project_keys')
+    .select('project_id')
+    .where('key', '=', idOrKey)
+    .executeTakeFirst();
+  const [row] = await listVisibleProjects(db, actor, [byKey?.project_id ?? idOrKey]);
+  return row ?? null;
+}
+
+/** The default project's id: the one an admin chose, else General. */
+export async function defaultProjectId(db: Kysely<ReadModelDb>): Promise<string> {
+  const row = await db
+    .withSchema(READ_MODEL_SCHEMA)
+    .selectFrom('default_project')
+    .select('project_id')
+    .executeTakeFirst();
+  return row?.project_id ?? generalProject.id;
+}

@@ -1,0 +1,52 @@
+import { NotFoundError, type ProjectDto, projectMessages } from '@bugtrail/domain';
+import { type AuthEnv, requireAuth } from '@bugtrail/platform';
+import { findVisibleProject, listVisibleProjects, type ProjectRow } from '@bugtrail/projector';
+import { Hono } from 'hono';
+import type { ReadApiDeps } from '../deps.js';
+import { registerTopicFilter } from '../live/topic-filters.js';
+import { isInAudience } from '../live/topics.js';
+
+export const projectRowToDto = (row: ProjectRow): ProjectDto => ({
+  _id: row.id,
+  key: row.key,
+  name: row.name,
+  description: row.description,
+  private: row.private,
+  access: row.access === 'team' ? 'team' : 'reporters',
+  archived: row.archived,
+  createdAt: row.created_at.toISOString(),
+  members: row.members
+    .map((m) => ({
+      user: { _id: m.user_id, name: m.name, profileImageURL: m.profile_image_url },
+      role: m.role === 'lead' ? ('lead' as const) : ('member' as const),
+    }))
+    .sort((a, b) => (a.role === b.role ? a.user.name.localeCompare(b.user.name) : a.role === 'lead' ? -1 : 1)),
+});
+
+/**
+ * `GET /api/projects` and `GET /api/projects/{idOrKey}` (api.md "Projects"): the projects the
+ * caller may see. A private project a caller is not a member of is absent from the list and
+ * 404 when named, by id or by any key it has had. Its live topic is heard by its audience
+ * (everybody for a public one; members, admins and auditors for a private one).
+ */
+export function createProjectsRoutes(deps: ReadApiDeps) {
+  registerTopicFilter(
+    'project',
+    (actor, topic) => actor.role === 'admin' || actor.role === 'auditor' || isInAudience(actor.id, topic),
+  );
+  // Which project is the default changed: no project's content in it.
+  registerTopicFilter('projects', () => true);
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps.tokens));
+  app.get('/', async (c) => {
+    const projects = await listVisibleProjects(deps.db, c.var.actor);
+    return c.json({ projects: projects.map(projectRowToDto) });
+  });
+  app.get('/:idOrKey', async (c) => {
+    const idOrKey = c.req.param('idOrKey');
+    const row = idOrKey.length <= 100 ? await findVisibleProject(deps.db, c.var.actor, idOrKey) : null;
+    if (!row) throw new NotFoundError(projectMessages.notFound);
+    return c.json(projectRowToDto(row));
+  });
+  return app;
+}
