@@ -73,6 +73,9 @@ describe('analytics: the SQL users’ contract', () => {
       { title: 'Checkout fails', severity: 'Critical', status: 'Open', number: 1, deleted: false },
     ]);
     for (const example of analyticsExamples) await analyst.query(example.sql);
+    // The default project the first start made (issue 35).
+    const projects = await analyst.query('select key, name, private, archived from analytics.projects');
+    expect(projects.rows).toEqual([{ key: 'BUG', name: 'General', private: false, archived: false }]);
   });
 
   it('refuses everything else: events, credentials, tokens, invite codes, read-model tables, writes', async () => {

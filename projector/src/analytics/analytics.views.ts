@@ -88,9 +88,23 @@ export const analyticsViews: readonly AnalyticsView[] = [
       col('name', 'Display name.'),
       col('role', 'admin, tester, developer or auditor.'),
       col('created_at', 'When the account was created.'),
-      col('deactivated', 'True when an admin has deactivated the account (always false until deactivation exists).'),
+      col('deactivated', 'True while an admin has the account deactivated.'),
     ],
-    query: 'select u.id, u.name, u.role, u.created_at, false from rm.users u',
+    query: 'select u.id, u.name, u.role, u.created_at, u.deactivated from rm.users u',
+  },
+  {
+    name: 'projects',
+    comment:
+      'Every project (issue 35): its current key and name, private or public, archived or not. The default project, General (key BUG), holds the bugs reported without one.',
+    columns: [
+      col('id', 'The project’s id.'),
+      col('key', 'Its current key (WEB); bugs are named by it (WEB-7).'),
+      col('name', 'Its name.'),
+      col('private', 'True when only its members, admins and auditors see it and its bugs.'),
+      col('archived', 'True once archived.'),
+      col('created_at', 'When it was created.'),
+    ],
+    query: 'select p.id, p.key, p.name, p.private, p.archived, p.created_at from rm.projects p',
   },
   {
     name: 'bug_status_intervals',
