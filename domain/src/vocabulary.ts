@@ -49,6 +49,7 @@ export type { FieldIssue } from './core/errors.js';
 export type { Actor, Role } from './core/event.js';
 // Types only: erased, so the event schemas' zod stays out of the browser.
 export type { NotificationDto, NotificationKind } from './notifications/notifications.js';
+export * from './projects/project-vocabulary.js';
 export * from './users/api-token-vocabulary.js';
 export { rolePermissions } from './users/permissions.js';
 export type { EmailPreference } from './users/user.schemas.js';

@@ -1,45 +1,21 @@
 import { z } from 'zod';
+import {
+  type ProjectDto,
+  projectAccessModes,
+  projectKeyIssue,
+  projectKeyPattern,
+  projectLimits,
+  projectMessages,
+  projectRoles,
+} from './project-vocabulary.js';
+
+export * from './project-vocabulary.js';
 
 /**
  * Projects (api.md "Projects", issue 35): one installation, several products, each with its
  * own key (WEB-7), people and privacy. A project is one stream (`project-{id}`); these are its
  * facts, the messages its refusals answer with, and the bodies write-api validates.
  */
-export const projectLimits = { keyMin: 2, keyMax: 10, nameMax: 100, descriptionMax: 2000 } as const;
-export const projectKeyPattern = /^[A-Z][A-Z0-9]+$/;
-export const projectRoles = ['lead', 'member'] as const;
-export type ProjectRole = (typeof projectRoles)[number];
-/** `reporters`: the roles' rules of "Who sees what"; `team`: members work on every bug of it. */
-export const projectAccessModes = ['reporters', 'team'] as const;
-export type ProjectAccess = (typeof projectAccessModes)[number];
-
-export const projectMessages = {
-  keyInvalid: 'Project key must be 2 to 10 capital letters or digits, starting with a letter',
-  keyTaken: 'Project key already in use',
-  notFound: 'Project not found',
-  nameRequired: 'Project name is required',
-  nameTooLong: `Project name must be at most ${projectLimits.nameMax} characters`,
-  descriptionTooLong: `Project description must be at most ${projectLimits.descriptionMax} characters`,
-  privateNotBoolean: 'private must be true or false',
-  archivedNotBoolean: 'archived must be true or false',
-  accessInvalid: 'access must be "reporters" or "team"',
-  roleInvalid: 'role must be "lead" or "member"',
-  adminsCreate: 'Only admins can create projects',
-  adminsAndLeads: 'Only admins and the project’s leads can change it',
-  userNotFound: 'User not found',
-  memberNotFound: 'Not a member of this project',
-  lastLead: 'A project keeps at least one lead: make another member lead first',
-  alreadyExists: 'Project already exists',
-  updated: 'Project updated',
-} as const;
-
-/** Why a key is refused, or null. */
-export function projectKeyIssue(key: string): string | null {
-  return key.length >= projectLimits.keyMin && key.length <= projectLimits.keyMax && projectKeyPattern.test(key)
-    ? null
-    : projectMessages.keyInvalid;
-}
-
 const projectId = z.string().min(1).max(100);
 const userId = z.string().min(1).max(100);
 const key = z.string().min(projectLimits.keyMin).max(projectLimits.keyMax).regex(projectKeyPattern);
@@ -133,7 +109,13 @@ export const projectDtoSchema = z.object({
   createdAt: z.string().describe('ISO 8601'),
   members: z.array(memberDtoSchema),
 });
-export type ProjectDto = z.infer<typeof projectDtoSchema>;
+/** The schema and the vocabulary's plain type describe one answer. */
+const sameDto: z.infer<typeof projectDtoSchema> extends ProjectDto
+  ? ProjectDto extends z.infer<typeof projectDtoSchema>
+    ? true
+    : false
+  : false = true;
+void sameDto;
 
 /** Every event type of a project's stream. */
 export const projectEventTypes = Object.keys(projectEventSchemas) as (keyof typeof projectEventSchemas)[];
