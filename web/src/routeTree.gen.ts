@@ -17,6 +17,7 @@ import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as LandingRouteImport } from './routes/landing'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as ProfileRouteImport } from './routes/profile'
+import { Route as ProjectsRouteImport } from './routes/projects'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as SsoRouteImport } from './routes/sso'
@@ -41,6 +42,7 @@ import { Route as DeveloperDashboardRouteImport } from './routes/developer/dashb
 import { Route as DeveloperUpdateBugsRouteImport } from './routes/developer/update-bugs'
 import { Route as ProfileIndexRouteImport } from './routes/profile/index'
 import { Route as ProfileSecurityRouteImport } from './routes/profile/security'
+import { Route as ProjectsIndexRouteImport } from './routes/projects/index'
 import { Route as TesterIndexRouteImport } from './routes/tester/index'
 import { Route as TesterAllBugsRouteImport } from './routes/tester/all-bugs'
 import { Route as TesterChatsRouteImport } from './routes/tester/chats'
@@ -53,6 +55,7 @@ import { Route as AuditorBugsIndexRouteImport } from './routes/auditor/bugs/inde
 import { Route as AuditorBugsBugIdRouteImport } from './routes/auditor/bugs/$bugId'
 import { Route as DeveloperAssignedBugsIndexRouteImport } from './routes/developer/assigned-bugs/index'
 import { Route as DeveloperAssignedBugsBugIdRouteImport } from './routes/developer/assigned-bugs/$bugId'
+import { Route as ProjectsKeySettingsRouteImport } from './routes/projects/$key/settings'
 import { Route as TesterBugBugIdRouteImport } from './routes/tester/bug/$bugId'
 import { Route as TesterEditBugBugIdRouteImport } from './routes/tester/edit-bug/$bugId'
 
@@ -94,6 +97,11 @@ const LoginRoute = LoginRouteImport.update({
 const ProfileRoute = ProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ProjectsRoute = ProjectsRouteImport.update({
+  id: '/projects',
+  path: '/projects',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ResetPasswordRoute = ResetPasswordRouteImport.update({
@@ -216,6 +224,11 @@ const ProfileSecurityRoute = ProfileSecurityRouteImport.update({
   path: '/security',
   getParentRoute: () => ProfileRoute,
 } as any)
+const ProjectsIndexRoute = ProjectsIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => ProjectsRoute,
+} as any)
 const TesterIndexRoute = TesterIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -278,6 +291,11 @@ const DeveloperAssignedBugsBugIdRoute =
     path: '/assigned-bugs/$bugId',
     getParentRoute: () => DeveloperRoute,
   } as any)
+const ProjectsKeySettingsRoute = ProjectsKeySettingsRouteImport.update({
+  id: '/$key/settings',
+  path: '/$key/settings',
+  getParentRoute: () => ProjectsRoute,
+} as any)
 const TesterBugBugIdRoute = TesterBugBugIdRouteImport.update({
   id: '/bug/$bugId',
   path: '/bug/$bugId',
@@ -298,6 +316,7 @@ export interface FileRoutesByFullPath {
   '/landing': typeof LandingRoute
   '/login': typeof LoginRoute
   '/profile': typeof ProfileRouteWithChildren
+  '/projects': typeof ProjectsRouteWithChildren
   '/reset-password': typeof ResetPasswordRoute
   '/signup': typeof SignupRoute
   '/sso': typeof SsoRoute
@@ -327,10 +346,12 @@ export interface FileRoutesByFullPath {
   '/auditor/': typeof AuditorIndexRoute
   '/developer/': typeof DeveloperIndexRoute
   '/profile/': typeof ProfileIndexRoute
+  '/projects/': typeof ProjectsIndexRoute
   '/tester/': typeof TesterIndexRoute
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
   '/auditor/bugs/$bugId': typeof AuditorBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
+  '/projects/$key/settings': typeof ProjectsKeySettingsRoute
   '/tester/bug/$bugId': typeof TesterBugBugIdRoute
   '/tester/edit-bug/$bugId': typeof TesterEditBugBugIdRoute
   '/admin/bugs/': typeof AdminBugsIndexRoute
@@ -370,10 +391,12 @@ export interface FileRoutesByTo {
   '/auditor': typeof AuditorIndexRoute
   '/developer': typeof DeveloperIndexRoute
   '/profile': typeof ProfileIndexRoute
+  '/projects': typeof ProjectsIndexRoute
   '/tester': typeof TesterIndexRoute
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
   '/auditor/bugs/$bugId': typeof AuditorBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
+  '/projects/$key/settings': typeof ProjectsKeySettingsRoute
   '/tester/bug/$bugId': typeof TesterBugBugIdRoute
   '/tester/edit-bug/$bugId': typeof TesterEditBugBugIdRoute
   '/admin/bugs': typeof AdminBugsIndexRoute
@@ -390,6 +413,7 @@ export interface FileRoutesById {
   '/landing': typeof LandingRoute
   '/login': typeof LoginRoute
   '/profile': typeof ProfileRouteWithChildren
+  '/projects': typeof ProjectsRouteWithChildren
   '/reset-password': typeof ResetPasswordRoute
   '/signup': typeof SignupRoute
   '/sso': typeof SsoRoute
@@ -419,10 +443,12 @@ export interface FileRoutesById {
   '/auditor/': typeof AuditorIndexRoute
   '/developer/': typeof DeveloperIndexRoute
   '/profile/': typeof ProfileIndexRoute
+  '/projects/': typeof ProjectsIndexRoute
   '/tester/': typeof TesterIndexRoute
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
   '/auditor/bugs/$bugId': typeof AuditorBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
+  '/projects/$key/settings': typeof ProjectsKeySettingsRoute
   '/tester/bug/$bugId': typeof TesterBugBugIdRoute
   '/tester/edit-bug/$bugId': typeof TesterEditBugBugIdRoute
   '/admin/bugs/': typeof AdminBugsIndexRoute
@@ -440,6 +466,7 @@ export interface FileRouteTypes {
     | '/landing'
     | '/login'
     | '/profile'
+    | '/projects'
     | '/reset-password'
     | '/signup'
     | '/sso'
@@ -469,10 +496,12 @@ export interface FileRouteTypes {
     | '/auditor/'
     | '/developer/'
     | '/profile/'
+    | '/projects/'
     | '/tester/'
     | '/admin/bugs/$bugId'
     | '/auditor/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
+    | '/projects/$key/settings'
     | '/tester/bug/$bugId'
     | '/tester/edit-bug/$bugId'
     | '/admin/bugs/'
@@ -512,10 +541,12 @@ export interface FileRouteTypes {
     | '/auditor'
     | '/developer'
     | '/profile'
+    | '/projects'
     | '/tester'
     | '/admin/bugs/$bugId'
     | '/auditor/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
+    | '/projects/$key/settings'
     | '/tester/bug/$bugId'
     | '/tester/edit-bug/$bugId'
     | '/admin/bugs'
@@ -531,6 +562,7 @@ export interface FileRouteTypes {
     | '/landing'
     | '/login'
     | '/profile'
+    | '/projects'
     | '/reset-password'
     | '/signup'
     | '/sso'
@@ -560,10 +592,12 @@ export interface FileRouteTypes {
     | '/auditor/'
     | '/developer/'
     | '/profile/'
+    | '/projects/'
     | '/tester/'
     | '/admin/bugs/$bugId'
     | '/auditor/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
+    | '/projects/$key/settings'
     | '/tester/bug/$bugId'
     | '/tester/edit-bug/$bugId'
     | '/admin/bugs/'
@@ -580,6 +614,7 @@ export interface RootRouteChildren {
   LandingRoute: typeof LandingRoute
   LoginRoute: typeof LoginRoute
   ProfileRoute: typeof ProfileRouteWithChildren
+  ProjectsRoute: typeof ProjectsRouteWithChildren
   ResetPasswordRoute: typeof ResetPasswordRoute
   SignupRoute: typeof SignupRoute
   SsoRoute: typeof SsoRoute
@@ -644,6 +679,13 @@ declare module '@tanstack/react-router' {
       path: '/profile'
       fullPath: '/profile'
       preLoaderRoute: typeof ProfileRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects': {
+      id: '/projects'
+      path: '/projects'
+      fullPath: '/projects'
+      preLoaderRoute: typeof ProjectsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/reset-password': {
@@ -814,6 +856,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProfileSecurityRouteImport
       parentRoute: typeof ProfileRoute
     }
+    '/projects/': {
+      id: '/projects/'
+      path: '/'
+      fullPath: '/projects/'
+      preLoaderRoute: typeof ProjectsIndexRouteImport
+      parentRoute: typeof ProjectsRoute
+    }
     '/tester/': {
       id: '/tester/'
       path: '/'
@@ -897,6 +946,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/developer/assigned-bugs/$bugId'
       preLoaderRoute: typeof DeveloperAssignedBugsBugIdRouteImport
       parentRoute: typeof DeveloperRoute
+    }
+    '/projects/$key/settings': {
+      id: '/projects/$key/settings'
+      path: '/$key/settings'
+      fullPath: '/projects/$key/settings'
+      preLoaderRoute: typeof ProjectsKeySettingsRouteImport
+      parentRoute: typeof ProjectsRoute
     }
     '/tester/bug/$bugId': {
       id: '/tester/bug/$bugId'
@@ -999,6 +1055,20 @@ const ProfileRouteChildren: ProfileRouteChildren = {
 const ProfileRouteWithChildren =
   ProfileRoute._addFileChildren(ProfileRouteChildren)
 
+interface ProjectsRouteChildren {
+  ProjectsIndexRoute: typeof ProjectsIndexRoute
+  ProjectsKeySettingsRoute: typeof ProjectsKeySettingsRoute
+}
+
+const ProjectsRouteChildren: ProjectsRouteChildren = {
+  ProjectsIndexRoute: ProjectsIndexRoute,
+  ProjectsKeySettingsRoute: ProjectsKeySettingsRoute,
+}
+
+const ProjectsRouteWithChildren = ProjectsRoute._addFileChildren(
+  ProjectsRouteChildren,
+)
+
 interface TesterRouteChildren {
   TesterAllBugsRoute: typeof TesterAllBugsRoute
   TesterChatsRoute: typeof TesterChatsRoute
@@ -1033,6 +1103,7 @@ const rootRouteChildren: RootRouteChildren = {
   LandingRoute: LandingRoute,
   LoginRoute: LoginRoute,
   ProfileRoute: ProfileRouteWithChildren,
+  ProjectsRoute: ProjectsRouteWithChildren,
   ResetPasswordRoute: ResetPasswordRoute,
   SignupRoute: SignupRoute,
   SsoRoute: SsoRoute,

@@ -12,6 +12,7 @@ import { Logo, PRODUCT_NAME } from './logo';
 import { navByRole } from './nav';
 import { NotificationBell } from './notifications/notification-bell';
 import { OfflineBanner } from './offline-banner';
+import { ProjectsNav } from './projects-nav';
 import { SavedViewsNav } from './saved-views-nav';
 import { GlobalShortcuts } from './shortcuts';
 import { ThemeToggle } from './theme-toggle';
@@ -203,6 +204,7 @@ function Sidebar({
           </li>
         </ul>
       </nav>
+      <ProjectsNav />
       <SavedViewsNav />
     </div>
   );

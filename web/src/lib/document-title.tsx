@@ -42,6 +42,8 @@ const titles: Record<string, string> = {
   '/auditor/flow': 'Flow',
   '/auditor/bugs': 'All Bugs',
   '/auditor/bugs/$bugId': 'Bug',
+  '/projects': 'Projects',
+  '/projects/$key/settings': 'Project settings',
 };
 
 export const NOT_FOUND_TITLE = 'Page not found';

@@ -9,6 +9,13 @@ import type { Role, User } from './types';
  * but the token stays, so once the server is back the app opens without a new login.
  */
 export async function requireRole(queryClient: QueryClient, role: Role): Promise<{ user: User }> {
+  const { user } = await requireSession(queryClient);
+  if (user.role !== role) throw redirect({ to: '/' });
+  return { user };
+}
+
+/** Pages of every role (projects, the profile): a session, whatever its role. */
+export async function requireSession(queryClient: QueryClient): Promise<{ user: User }> {
   if (!hasToken()) throw redirect({ to: '/login' });
   let user: User;
   try {
@@ -20,6 +27,5 @@ export async function requireRole(queryClient: QueryClient, role: Role): Promise
     }
     throw redirect({ to: '/login' });
   }
-  if (user.role !== role) throw redirect({ to: '/' });
   return { user };
 }

@@ -51,6 +51,11 @@ export const queryKeys = {
   },
   notifications: { all: ['notifications'] as const },
   views: { all: ['views'] as const },
+  /** Projects: the list, and each by the id or key the page was opened with. */
+  projects: {
+    all: ['projects'] as const,
+    detail: (idOrKey: string) => ['projects', idOrKey] as const,
+  },
   webhooks: {
     all: ['webhooks'] as const,
     deliveries: (id: string) => ['webhooks', id, 'deliveries'] as const,

@@ -8,7 +8,7 @@ const refreshedLive = (key: readonly unknown[], topics: string[]) =>
   topics.some((topic) => queryKeysForTopic(topic).some((prefix) => partialMatchKey(key, prefix)));
 
 describe('query keys (ADR 004)', () => {
-  const topics = ['bug:b1', 'bugs', 'user:u1', 'chat:c1', 'notifications:u1'];
+  const topics = ['bug:b1', 'bugs', 'user:u1', 'chat:c1', 'notifications:u1', 'project:p1'];
 
   it('puts every read of a live read model under a prefix its topic refreshes', () => {
     const live = [
@@ -32,6 +32,8 @@ describe('query keys (ADR 004)', () => {
       queryKeys.chats.messages('c1'),
       queryKeys.chats.aiModels,
       queryKeys.notifications.all,
+      queryKeys.projects.all,
+      queryKeys.projects.detail('WEB'),
     ];
     expect(live.filter((key) => !refreshedLive(key, topics))).toEqual([]);
   });

@@ -29,6 +29,10 @@ export function queryKeysForTopic(topic: string): QueryKey[] {
     // `notifications:{userId}` reaches only that user, so their one list is the one to refresh.
     case 'notifications':
       return [queryKeys.notifications.all];
+    // `project:{id}` reaches only those who see the project; `projects` says the default one changed.
+    case 'project':
+    case 'projects':
+      return [queryKeys.projects.all];
     default:
       return [];
   }

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capture, type E2E, noSideScroll, openPage, registerUser, startE2E, type TestUser, toast } from './harness.js';
+
+/**
+ * Projects in the browser (issue 35, first slice): an admin creates a private team project
+ * and makes a developer a member; a tester who is not one never sees it (the list, the
+ * sidebar, its address); the member sees it read-only until made a lead, then renames it.
+ */
+describe('projects: create, members, privacy', () => {
+  let e2e: E2E;
+  let admin: TestUser;
+  let tester: TestUser;
+  let dev: TestUser;
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+    admin = await registerUser(e2e.url, 'admin', 'Ada Admin');
+    tester = await registerUser(e2e.url, 'tester', 'Tess Tester');
+    dev = await registerUser(e2e.url, 'developer', 'Dev Dana');
+  });
+  afterAll(async () => {
+    await e2e?.close();
+  });
+
+  it('lets an admin create a private team project and add a developer to it', async () => {
+    const session = await openPage(e2e, { user: admin });
+    const { page } = session;
+    await page.goto('/projects');
+    await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
+    const list = page.getByRole('list', { name: 'Projects' });
+    await list.getByRole('link', { name: 'General' }).waitFor();
+
+    // A lower-case key becomes capitals as typed; a taken key is refused under its field.
+    await page.getByLabel('Key').fill('bug');
+    await page.getByLabel('Name', { exact: true }).fill('Another general');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByText('Project key already in use').waitFor();
+
+    await page.getByLabel('Key').fill('SEC');
+    await page.getByLabel('Name', { exact: true }).fill('Security');
+    await page.getByLabel('Description').fill('Vulnerability reports, for the security team only');
+    await page.getByRole('radio', { name: /^Team/ }).check();
+    await page.getByRole('checkbox', { name: /^Private/ }).check();
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await toast(session, 'Project SEC created');
+    await page.waitForURL('**/projects/SEC/settings');
+    await page.getByRole('heading', { level: 1, name: /Security/ }).waitFor();
+    await page.getByText('Members read and comment on every bug of the project').waitFor();
+
+    await page.getByLabel('Person to add').selectOption({ label: 'Dev Dana' });
+    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('list', { name: 'Members' }).getByText('Dev Dana').waitFor();
+    await page
+      .getByRole('navigation', { name: 'Projects' })
+      .getByRole('link', { name: /Security/ })
+      .waitFor();
+    await capture(page, 'project-settings');
+    expect(await noSideScroll(page)).toBe(true);
+    await page.goto('/projects');
+    await list.getByRole('link', { name: 'Security' }).waitFor();
+    await capture(page, 'projects');
+    await session.context.close();
+  });
+
+  it('keeps the private project from a tester who is not a member: list, sidebar and address', async () => {
+    const { page, context } = await openPage(e2e, { user: tester });
+    await page.goto('/projects');
+    const list = page.getByRole('list', { name: 'Projects' });
+    await list.getByRole('link', { name: 'General' }).waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(1);
+    expect(await page.getByRole('navigation', { name: 'Projects' }).getByText('Security').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Create project' }).count()).toBe(0);
+    await page.goto('/projects/SEC/settings');
+    await page.getByText('There is no project SEC').waitFor();
+    expect(await page.getByText('Vulnerability reports').count()).toBe(0);
+    await capture(page, 'project-not-found');
+    await context.close();
+  });
+
+  it('shows a member the project read-only until an admin makes them lead; a lead renames it', async () => {
+    const { page, context } = await openPage(e2e, { user: dev });
+    await page.goto('/projects/SEC/settings');
+    await page.getByRole('heading', { level: 1, name: /Security/ }).waitFor();
+    expect(await page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
+
+    const adminPage = await openPage(e2e, { user: admin });
+    await adminPage.page.goto('/projects/SEC/settings');
+    const answered = adminPage.page.waitForResponse(
+      (r) => r.url().includes('/members/') && r.request().method() === 'PUT' && r.status() === 200,
+    );
+    await adminPage.page.getByLabel('Role of Dev Dana').selectOption('lead');
+    await answered;
+    await adminPage.context.close();
+
+    // The member's page hears the change live and opens up.
+    await page.getByRole('button', { name: 'Save changes' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Security team');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { level: 1, name: /Security team/ }).waitFor();
+    await capture(page, 'project-settings-lead');
+    await context.close();
+  });
+});
