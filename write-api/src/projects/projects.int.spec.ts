@@ -1,5 +1,5 @@
 import { generalProject, projectMessages, userMessages } from '@bugtrail/domain';
-import { expectRefused, http, registerAuditor, registerUser, type TestUser } from '@bugtrail/testing';
+import { expectRefused, http, registerAuditor, registerUser, SseReader, type TestUser } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -211,5 +211,34 @@ describe('projects: create, change, members, keys, privacy', () => {
     await refused(404, () => api.put('/api/projects/default', { projectId: 'NOPE' }, admin.token));
     await refused(403, () => api.put('/api/projects/default', { projectId: 'BUG' }, lee.token));
     await refused(400, () => api.put('/api/projects/default', {}, admin.token));
+  });
+
+  it('tells a private project’s changes over the live stream to its members only, a public one’s to all', async () => {
+    const hidden = (await create({ key: 'LIVE', name: 'Live secret', private: true })).body;
+    const open = (await create({ key: 'PUB', name: 'Live public' })).body;
+    expect((await api.put(`/api/projects/${hidden._id}/members/${tess.id}`, { role: 'member' }, admin.token)).status).toBe(
+      200,
+    );
+    const outsider = await SseReader.open(t.url, otto.token);
+    const member = await SseReader.open(t.url, tess.token);
+    const watcher = await SseReader.open(t.url, auditor.token);
+    try {
+      const from = { outsider: outsider.messages.length, member: member.messages.length };
+      expect((await patch(hidden._id, { name: 'Live secret, renamed' }, admin.token)).status).toBe(200);
+      expect((await patch(open._id, { name: 'Live public, renamed' }, admin.token)).status).toBe(200);
+      const heard = (reader: SseReader, id: string, since = 0) =>
+        reader.waitFor((m) => m.topics.includes(`project:${id}`), 20_000, since);
+      await heard(member, hidden._id, from.member);
+      await heard(watcher, hidden._id);
+      // The public project's change comes after the private one's: once the outsider hears it, it would have heard both.
+      await heard(outsider, open._id, from.outsider);
+      expect(
+        outsider.messages.slice(from.outsider).some((m) => m.topics.some((topic) => topic.includes(hidden._id))),
+      ).toBe(false);
+    } finally {
+      outsider.close();
+      member.close();
+      watcher.close();
+    }
   });
 });
