@@ -70,6 +70,13 @@ describe('projects: create, members, privacy', () => {
     expect(await list.getByRole('listitem').count()).toBe(1);
     expect(await page.getByRole('navigation', { name: 'Projects' }).getByText('Security').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Create project' }).count()).toBe(0);
+    // The command palette finds the projects it may see, and not this one.
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await palette.getByRole('combobox').fill('e');
+    await palette.getByRole('option', { name: /BUG General/ }).waitFor();
+    expect(await palette.getByRole('option', { name: /SEC/ }).count()).toBe(0);
+    await page.keyboard.press('Escape');
     await page.goto('/projects/SEC/settings');
     await page.getByText('There is no project SEC').waitFor();
     expect(await page.getByText('Vulnerability reports').count()).toBe(0);
@@ -79,7 +86,13 @@ describe('projects: create, members, privacy', () => {
 
   it('shows a member the project read-only until an admin makes them lead; a lead renames it', async () => {
     const { page, context } = await openPage(e2e, { user: dev });
-    await page.goto('/projects/SEC/settings');
+    await page.goto('/projects');
+    await page.getByRole('list', { name: 'Projects' }).getByRole('link', { name: 'Security' }).waitFor();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await palette.getByRole('combobox').fill('SEC');
+    await palette.getByRole('option', { name: /SEC Security/ }).click();
+    await page.waitForURL('**/projects/SEC/settings');
     await page.getByRole('heading', { level: 1, name: /Security/ }).waitFor();
     expect(await page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Save changes' }).count()).toBe(0);

@@ -4,6 +4,7 @@ import { Bug, CornerDownLeft, FileText, Search } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { bugTitle, statusLabel } from '../lib/format';
+import { projectsQuery } from '../lib/projects';
 import { bugSearchQuery } from '../lib/queries';
 import type { Role } from '../lib/types';
 import { useDebounced } from '../lib/use-debounced';
@@ -12,7 +13,7 @@ import { bugPath, navByRole } from './nav';
 import { cx } from './ui/cx';
 import { Spinner } from './ui/spinner';
 
-type Item = { key: string; label: string; hint: string; to: string; kind: 'bug' | 'page' | 'view' };
+type Item = { key: string; label: string; hint: string; to: string; kind: 'bug' | 'page' | 'view' | 'project' };
 
 const extraPages: Record<Role, { to: string; label: string }[]> = {
   admin: [{ to: '/admin/create-bug', label: 'Create Bug' }],
@@ -31,6 +32,7 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
   const q = useDebounced(query.trim(), 200);
   const search = useQuery({ ...bugSearchQuery(q), enabled: isOpen && q.length > 0 });
   const views = useQuery({ ...savedViewsQuery(), enabled: isOpen });
+  const projects = useQuery({ ...projectsQuery(), enabled: isOpen });
 
   const items = useMemo<Item[]>(() => {
     const needle = query.trim().toLowerCase();
@@ -56,8 +58,18 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
         to: viewHref(view),
         kind: 'view' as const,
       }));
-    return [...bugs, ...saved, ...pages];
-  }, [query, q, role, search.data, views.data]);
+    // Projects the caller may see, by key or name (a private one is in the list only for its members).
+    const projectItems = (projects.data?.projects ?? [])
+      .filter((p) => !needle || p.key.toLowerCase().includes(needle) || p.name.toLowerCase().includes(needle))
+      .map((p) => ({
+        key: `project:${p._id}`,
+        label: `${p.key} ${p.name}`,
+        hint: 'Project',
+        to: `/projects/${p.key}/settings`,
+        kind: 'project' as const,
+      }));
+    return [...bugs, ...saved, ...projectItems, ...pages];
+  }, [query, q, role, search.data, views.data, projects.data]);
 
   useEffect(() => {
     if (isOpen) {
