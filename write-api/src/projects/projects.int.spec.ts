@@ -216,9 +216,9 @@ describe('projects: create, change, members, keys, privacy', () => {
   it('tells a private project’s changes over the live stream to its members only, a public one’s to all', async () => {
     const hidden = (await create({ key: 'LIVE', name: 'Live secret', private: true })).body;
     const open = (await create({ key: 'PUB', name: 'Live public' })).body;
-    expect((await api.put(`/api/projects/${hidden._id}/members/${tess.id}`, { role: 'member' }, admin.token)).status).toBe(
-      200,
-    );
+    expect(
+      (await api.put(`/api/projects/${hidden._id}/members/${tess.id}`, { role: 'member' }, admin.token)).status,
+    ).toBe(200);
     const outsider = await SseReader.open(t.url, otto.token);
     const member = await SseReader.open(t.url, tess.token);
     const watcher = await SseReader.open(t.url, auditor.token);
