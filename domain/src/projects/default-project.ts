@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ForbiddenError, NotFoundError } from '../core/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import type { Command, Decider, Event } from '../core/event.js';
-import { projectMessages } from './project.schemas.js';
+import { type ProjectAccess, projectMessages } from './project-vocabulary.js';
 
 /**
  * The default project (api.md "Projects"): where a bug reported without `projectId` goes (the
@@ -22,8 +22,11 @@ export const defaultProjectEventSchemas = {
 
 export type DefaultProjectSet = Event<'DefaultProjectSet', { projectId: string }>;
 export type DefaultProjectState = Readonly<{ projectId: string }>;
-/** `projectExists`: write-api looked the project up as the caller sees it (else 404). */
-export type SetDefaultProject = Command<'SetDefaultProject', { projectId: string; projectExists: boolean }>;
+/** `projectExists`: write-api looked the project up as the caller sees it (else 404); `access`: its access now. */
+export type SetDefaultProject = Command<
+  'SetDefaultProject',
+  { projectId: string; projectExists: boolean; access?: ProjectAccess }
+>;
 
 export const setDefaultProjectBody = z.object({
   projectId: z.string({ error: 'projectId is required' }).trim().min(1, 'projectId is required').max(100),
@@ -36,6 +39,8 @@ export const defaultProjectDecider: Decider<DefaultProjectState, SetDefaultProje
     if (command.metadata.actor?.role !== 'admin')
       throw new ForbiddenError('Only admins can choose the default project');
     if (!command.data.projectExists) throw new NotFoundError(projectMessages.notFound);
+    // The spec's clients report into the default project: it works by the reporters' rules.
+    if (command.data.access === 'team') throw new ConflictError(projectMessages.defaultKeepsReporters);
     if (command.data.projectId === state.projectId) return [];
     return [{ type: 'DefaultProjectSet', data: { projectId: command.data.projectId } }];
   },

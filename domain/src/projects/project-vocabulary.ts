@@ -27,6 +27,7 @@ export const projectMessages = {
   memberNotFound: 'Not a member of this project',
   lastLead: 'A project keeps at least one lead: make another member lead first',
   alreadyExists: 'Project already exists',
+  defaultKeepsReporters: 'The default project keeps the reporters’ rules: choose another default first',
 } as const;
 
 /** Why a key is refused, or null. */

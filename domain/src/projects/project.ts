@@ -86,7 +86,7 @@ export type CreateProject = Command<
   'CreateProject',
   { projectId: string; key: string; name: string; description: string; private: boolean; access: ProjectAccess }
 >;
-/** Only what is set changes. */
+/** Only what is set changes. `isDefault`: write-api looked up whether it is the default project. */
 export type UpdateProject = Command<
   'UpdateProject',
   Partial<{
@@ -96,6 +96,7 @@ export type UpdateProject = Command<
     private: boolean;
     archived: boolean;
     access: ProjectAccess;
+    isDefault: boolean;
   }>
 >;
 /** `userKnown`: write-api looked the person up (an unknown one is 404). */
@@ -148,6 +149,8 @@ function updateProject(command: UpdateProject, state: ProjectState): ProjectEven
     events.push({ type: 'ProjectPrivacyChanged', data: { projectId, private: d.private } });
   }
   if (d.access !== undefined && d.access !== state.access) {
+    // The spec's clients report into the default project without knowing projects: its rules stay theirs.
+    if (d.access === 'team' && d.isDefault) throw new ConflictError(projectMessages.defaultKeepsReporters);
     events.push({ type: 'ProjectAccessChanged', data: { projectId, access: d.access } });
   }
   if (d.archived !== undefined && d.archived !== state.archived) {

@@ -105,6 +105,15 @@ describe('UpdateProject', () => {
       .thenThrows('not_found', projectMessages.notFound);
   });
 
+  it('keeps the default project on the reporters’ rules', () => {
+    given(created())
+      .when(as(admin, update({ access: 'team', isDefault: true })))
+      .thenThrows('conflict', projectMessages.defaultKeepsReporters);
+    given(created())
+      .when(as(admin, update({ access: 'team', isDefault: false })))
+      .then([{ type: 'ProjectAccessChanged', data: { projectId, access: 'team' } }]);
+  });
+
   it('refuses an invalid new key', () => {
     given(created())
       .when(as(admin, update({ key: 'w' })))

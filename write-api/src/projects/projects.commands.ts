@@ -136,9 +136,11 @@ export const updateProject = defineCommand({
   },
   stream: ({ params }) => streams.project(params.id),
   decider: projectDecider,
-  command: ({ body }) => ({
+  command: async ({ body, params }, deps) => ({
     type: 'UpdateProject',
     data: {
+      // Only a change to team access needs to know (the default project keeps the reporters' rules).
+      ...(body.access === 'team' ? { isDefault: (await defaultProjectId(deps)) === params.id } : {}),
       ...(body.key !== undefined ? { key: body.key } : {}),
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.description != null ? { description: body.description } : {}),
@@ -159,7 +161,7 @@ export const updateProject = defineCommand({
     400: invalidAnswer,
     403: adminsAndLeads,
     404: privateNotFound(''),
-    409: errorAnswer(`"${projectMessages.keyTaken}"`),
+    409: errorAnswer(`"${projectMessages.keyTaken}", or "${projectMessages.defaultKeepsReporters}"`),
   },
 });
 
@@ -209,10 +211,10 @@ export const removeProjectMember = defineCommand({
 });
 
 /** The project `idOrKey` names (an id, or any key it has had), as `actor` may see it; else null. */
-async function visibleProjectId(deps: WriteApiDeps, idOrKey: string, actor: Parameters<typeof seesProject>[0]) {
+async function visibleProject(deps: WriteApiDeps, idOrKey: string, actor: Parameters<typeof seesProject>[0]) {
   const projectId = (await projectOfKey(deps.pool, idOrKey)) ?? idOrKey;
   const { state } = await deps.commands.load(streams.project(projectId), projectDecider);
-  return state.exists && seesProject(actor, state) ? projectId : null;
+  return state.exists && seesProject(actor, state) ? state : null;
 }
 
 export const setDefaultProject = defineCommand({
@@ -226,10 +228,12 @@ export const setDefaultProject = defineCommand({
   stream: () => streams.defaultProject(),
   decider: defaultProjectDecider,
   command: async ({ body, actor, once }, deps) => {
-    const projectId = await once('project', () => visibleProjectId(deps, body.projectId, actor));
+    const project = await once('project', () => visibleProject(deps, body.projectId, actor));
     return {
       type: 'SetDefaultProject',
-      data: { projectId: projectId ?? body.projectId, projectExists: projectId !== null },
+      data: project
+        ? { projectId: project.id, projectExists: true, access: project.access }
+        : { projectId: body.projectId, projectExists: false },
     };
   },
   policy: { retryOnConflict: true },
@@ -243,8 +247,14 @@ export const setDefaultProject = defineCommand({
     400: invalidAnswer,
     403: forbiddenAnswer,
     404: errorAnswer(`"${projectMessages.notFound}"`),
+    409: errorAnswer(`"${projectMessages.defaultKeepsReporters}": a team project cannot be the default`),
   },
 });
+
+/** The default project's id as its stream says now. */
+async function defaultProjectId(deps: WriteApiDeps): Promise<string> {
+  return (await deps.commands.load(streams.defaultProject(), defaultProjectDecider)).state.projectId;
+}
 
 /** `/default` is declared before `/:id`'s routes so Hono matches it first. */
 export const projectCommands = [setDefaultProject, createProject, updateProject, setProjectMember, removeProjectMember];

@@ -209,6 +209,14 @@ describe('projects: create, change, members, keys, privacy', () => {
       projectId: generalProject.id,
     });
     await refused(404, () => api.put('/api/projects/default', { projectId: 'NOPE' }, admin.token));
+    // The default project works by the reporters' rules: a team project cannot become it, nor it a team project.
+    const team = (await create({ key: 'TEAM', name: 'A team', access: 'team' })).body;
+    const teamRefused = await refused(409, () =>
+      api.put('/api/projects/default', { projectId: team._id }, admin.token),
+    );
+    expect(teamRefused.body.message).toBe(projectMessages.defaultKeepsReporters);
+    await refused(409, () => patch(generalProject.id, { access: 'team' }, admin.token));
+    expect((await patch(web._id, { access: 'team' }, admin.token)).body.access).toBe('team');
     await refused(403, () => api.put('/api/projects/default', { projectId: 'BUG' }, lee.token));
     await refused(400, () => api.put('/api/projects/default', {}, admin.token));
   });
