@@ -142,6 +142,8 @@ describe('accessibility: axe finds no serious or critical violation, light or da
         { name: 'admin-chats', path: '/admin/chats', open: openChat },
         { name: 'profile', path: '/profile' },
         { name: 'profile-security', path: '/profile/security' },
+        { name: 'projects', path: '/projects' },
+        { name: 'project-settings', path: '/projects/BUG/settings' },
         { name: 'not-found', path: '/no-such-page' },
       ],
     },
@@ -155,6 +157,8 @@ describe('accessibility: axe finds no serious or critical violation, light or da
         { name: 'tester-report-bug', path: '/tester/report-bug' },
         { name: 'tester-bug', path: `/tester/bug/${bugId}` },
         { name: 'tester-chats', path: '/tester/chats', open: openChat },
+        { name: 'tester-projects', path: '/projects' },
+        { name: 'tester-project-settings', path: '/projects/BUG/settings' },
       ],
     },
     {

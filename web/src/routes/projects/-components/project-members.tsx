@@ -27,7 +27,7 @@ export function ProjectMembers({ project, canManage }: { project: ProjectDto; ca
       />
       {canManage ? <AddMember project={project} /> : null}
       {project.members.length === 0 ? (
-        <p className="px-5 pb-4 text-sm text-slate-500">No members yet.</p>
+        <p className="border-t border-slate-100 px-5 py-4 text-sm text-slate-500">No members yet.</p>
       ) : (
         <ul aria-label="Members" className="divide-y divide-slate-100 border-t border-slate-100">
           {project.members.map(({ user, role }) => (
