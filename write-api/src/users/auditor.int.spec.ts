@@ -269,7 +269,10 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
       .replace('{deliveryId}', '00000000-0000-4000-8000-000000000000')
       .replace('{messageId}', ids.message)
       .replace('{fileId}', 'any-file')
-      .replace('{commentId}', 'any-comment');
+      .replace('{commentId}', 'any-comment')
+      // The default project, General, which every installation has (issue 35).
+      .replace('/api/projects/{id}', '/api/projects/00000000-0000-4000-8000-000000000001')
+      .replace('{userId}', userId);
 
   it('answers 403 to every other command, with a plausible body, and appends nothing', async () => {
     const doc = await api.get('/api/openapi.json');
@@ -320,6 +323,10 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
       'post /api/auth/invite-codes',
       'put /api/users/{id}',
       'put /api/users/{id}/role',
+      'post /api/projects',
+      'patch /api/projects/{id}',
+      'put /api/projects/{id}/members/{userId}',
+      'put /api/projects/default',
     ]) {
       expect(walked, key).toContain(key);
     }
