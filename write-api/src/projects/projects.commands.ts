@@ -121,7 +121,7 @@ export const updateProject = defineCommand({
     'Only what is sent changes, each change its own event. A new key takes over; the old ones keep resolving. ' +
     'Archived projects stay readable.',
   tags,
-  audience: ['admin', 'project lead'],
+  audience: ['admin', 'tester (project lead)', 'developer (project lead)'],
   params: projectParams,
   body: {
     schema: updateProjectBody,
@@ -170,7 +170,7 @@ export const setProjectMember = defineCommand({
   path: '/:id/members/:userId',
   summary: 'Add a member to a project, or change their role (admins and its leads)',
   tags,
-  audience: ['admin', 'project lead'],
+  audience: ['admin', 'tester (project lead)', 'developer (project lead)'],
   params: memberParams,
   body: { schema: projectMemberBody, fields: { role: '"lead" or "member"' } },
   stream: ({ params }) => streams.project(params.id),
@@ -195,7 +195,7 @@ export const removeProjectMember = defineCommand({
   path: '/:id/members/:userId',
   summary: 'Remove a member from a project (admins and its leads)',
   tags,
-  audience: ['admin', 'project lead'],
+  audience: ['admin', 'tester (project lead)', 'developer (project lead)'],
   params: memberParams,
   stream: ({ params }) => streams.project(params.id),
   decider: projectDecider,
