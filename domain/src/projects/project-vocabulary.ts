@@ -37,6 +37,19 @@ export function projectKeyIssue(key: string): string | null {
     : projectMessages.keyInvalid;
 }
 
+/** Admins and auditors see every project, private ones included (api.md "Projects"). */
+export const seesEveryProject = (actor: { role: string }): boolean =>
+  actor.role === 'admin' || actor.role === 'auditor';
+
+/** How a project's members are listed in every answer: leads first, then by name. */
+export function byLeadThenName(
+  a: { role: ProjectRole; user: { name: string } },
+  b: { role: ProjectRole; user: { name: string } },
+): number {
+  if (a.role !== b.role) return a.role === 'lead' ? -1 : 1;
+  return a.user.name.localeCompare(b.user.name);
+}
+
 /** A project in an answer (`projectDtoSchema` in project.schemas.ts is its zod twin). */
 export type ProjectDto = {
   _id: string;

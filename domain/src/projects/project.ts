@@ -8,6 +8,7 @@ import {
   type projectEventSchemas,
   projectKeyIssue,
   projectMessages,
+  seesEveryProject,
 } from './project.schemas.js';
 
 type ProjectEventType = keyof typeof projectEventSchemas;
@@ -106,7 +107,7 @@ export type ProjectCommand = CreateProject | UpdateProject | SetProjectMember | 
 
 /** Whether `actor` sees the project at all: public ones everyone, a private one its members, admins and auditors. */
 export function seesProject(actor: Actor, project: Pick<ProjectState, 'private' | 'members'>): boolean {
-  return !project.private || actor.role === 'admin' || actor.role === 'auditor' || actor.id in project.members;
+  return !project.private || seesEveryProject(actor) || actor.id in project.members;
 }
 
 /** Admins and the project's leads change it; to one who cannot see it, it does not exist. */

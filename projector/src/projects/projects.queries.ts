@@ -1,5 +1,4 @@
-import type { Actor } from '@bugtrail/domain';
-import { generalProject } from '@bugtrail/domain';
+import { type Actor, generalProject, seesEveryProject } from '@bugtrail/domain';
 import type { Kysely, Selectable } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
@@ -8,9 +7,6 @@ import type { ProjectsTable } from './projects.tables.js';
 export type ProjectRow = Selectable<ProjectsTable> & {
   members: { user_id: string; role: string; name: string; profile_image_url: string | null }[];
 };
-
-/** Admins and auditors see every project; anyone else the public ones and the private ones they belong to. */
-const seesEveryProject = (actor: Actor) => actor.role === 'admin' || actor.role === 'auditor';
 
 /**
  * The projects `actor` may see, in the order they were made (`ids`: only these). The one rule

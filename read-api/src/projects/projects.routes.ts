@@ -1,4 +1,4 @@
-import { NotFoundError, type ProjectDto, projectMessages } from '@bugtrail/domain';
+import { byLeadThenName, NotFoundError, type ProjectDto, projectMessages, seesEveryProject } from '@bugtrail/domain';
 import { type AuthEnv, requireAuth } from '@bugtrail/platform';
 import { findVisibleProject, listVisibleProjects, type ProjectRow } from '@bugtrail/projector';
 import { Hono } from 'hono';
@@ -20,7 +20,7 @@ export const projectRowToDto = (row: ProjectRow): ProjectDto => ({
       user: { _id: m.user_id, name: m.name, profileImageURL: m.profile_image_url },
       role: m.role === 'lead' ? ('lead' as const) : ('member' as const),
     }))
-    .sort((a, b) => (a.role === b.role ? a.user.name.localeCompare(b.user.name) : a.role === 'lead' ? -1 : 1)),
+    .sort(byLeadThenName),
 });
 
 /**
@@ -30,10 +30,7 @@ export const projectRowToDto = (row: ProjectRow): ProjectDto => ({
  * (everybody for a public one; members, admins and auditors for a private one).
  */
 export function createProjectsRoutes(deps: ReadApiDeps) {
-  registerTopicFilter(
-    'project',
-    (actor, topic) => actor.role === 'admin' || actor.role === 'auditor' || isInAudience(actor.id, topic),
-  );
+  registerTopicFilter('project', (actor, topic) => seesEveryProject(actor) || isInAudience(actor.id, topic));
   // Which project is the default changed: no project's content in it.
   registerTopicFilter('projects', () => true);
   const app = new Hono<AuthEnv>();

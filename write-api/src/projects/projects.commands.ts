@@ -1,4 +1,5 @@
 import {
+  byLeadThenName,
   createProjectBody,
   defaultProjectDecider,
   generalProject,
@@ -52,7 +53,7 @@ export async function projectDto(deps: WriteApiDeps, state: ProjectState): Promi
         role,
       };
     })
-    .sort((a, b) => (a.role === b.role ? a.user.name.localeCompare(b.user.name) : a.role === 'lead' ? -1 : 1));
+    .sort(byLeadThenName);
   return {
     _id: state.id,
     key: state.key,
@@ -143,8 +144,8 @@ export const updateProject = defineCommand({
       ...(body.access === 'team' ? { isDefault: (await defaultProjectId(deps)) === params.id } : {}),
       ...(body.key !== undefined ? { key: body.key } : {}),
       ...(body.name !== undefined ? { name: body.name } : {}),
-      ...(body.description != null ? { description: body.description } : {}),
-      ...(body.description === null ? { description: '' } : {}),
+      // null clears it.
+      ...(body.description !== undefined ? { description: body.description ?? '' } : {}),
       ...(body.private !== undefined ? { private: body.private } : {}),
       ...(body.access !== undefined ? { access: body.access } : {}),
       ...(body.archived !== undefined ? { archived: body.archived } : {}),
