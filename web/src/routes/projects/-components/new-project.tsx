@@ -1,4 +1,4 @@
-import { type ProjectAccess, projectKeyIssue, projectLimits, projectMessages } from '@bugtrail/domain/vocabulary';
+import { type ProjectAccess, projectLimits } from '@bugtrail/domain/vocabulary';
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -8,8 +8,7 @@ import { ApiError, messageOf } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
 import { useCreateProject } from '../../../lib/projects';
 import { AccessChoice } from './access-modes';
-
-type Errors = Partial<Record<'key' | 'name' | 'description', string>>;
+import { type ProjectFieldErrors, ProjectToggle, projectFieldErrors } from './project-fields';
 
 /** An admin's form for a new project: key, name, description, private, and how it works. */
 export function NewProject() {
@@ -20,14 +19,11 @@ export function NewProject() {
   const [description, setDescription] = useState('');
   const [isPrivate, setPrivate] = useState(false);
   const [access, setAccess] = useState<ProjectAccess>('reporters');
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<ProjectFieldErrors>({});
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const next: Errors = {};
-    const keyIssue = projectKeyIssue(key);
-    if (keyIssue) next.key = keyIssue;
-    if (!name.trim()) next.name = projectMessages.nameRequired;
+    const next = projectFieldErrors(key, name);
     setErrors(next);
     if (Object.keys(next).length > 0) return;
     create.mutate(
@@ -39,10 +35,11 @@ export function NewProject() {
         },
         onError: (error) => {
           if (error instanceof ApiError && error.status === 409) return setErrors({ key: error.message });
-          const fields: Errors = {};
+          const fields: ProjectFieldErrors = {};
           if (error instanceof ApiError) {
             for (const d of error.details)
-              if (['key', 'name', 'description'].includes(d.field)) fields[d.field as keyof Errors] = d.message;
+              if (['key', 'name', 'description'].includes(d.field))
+                fields[d.field as keyof ProjectFieldErrors] = d.message;
           }
           if (Object.keys(fields).length > 0) return setErrors(fields);
           notify.error(messageOf(error, 'Could not create the project'));
@@ -87,20 +84,9 @@ export function NewProject() {
         <div className="sm:col-span-2">
           <AccessChoice value={access} onChange={setAccess} />
         </div>
-        <label className="flex items-start gap-3 text-sm sm:col-span-2">
-          <input
-            type="checkbox"
-            checked={isPrivate}
-            onChange={(event) => setPrivate(event.target.checked)}
-            className="mt-0.5 size-4 accent-brand-600"
-          />
-          <span>
-            <span className="font-semibold text-slate-900">Private</span>
-            <span className="block text-slate-600">
-              Only its members, admins and auditors see the project and its bugs; to everyone else it does not exist.
-            </span>
-          </span>
-        </label>
+        <ProjectToggle label="Private" checked={isPrivate} onChange={setPrivate} className="sm:col-span-2">
+          Only its members, admins and auditors see the project and its bugs; to everyone else it does not exist.
+        </ProjectToggle>
         <div className="sm:col-span-2">
           <Button type="submit" isLoading={create.isPending}>
             Create project

@@ -1,10 +1,4 @@
-import {
-  type ProjectAccess,
-  type ProjectDto,
-  projectKeyIssue,
-  projectLimits,
-  projectMessages,
-} from '@bugtrail/domain/vocabulary';
+import { type ProjectAccess, type ProjectDto, projectLimits } from '@bugtrail/domain/vocabulary';
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -14,8 +8,7 @@ import { ApiError, messageOf } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
 import { type ProjectChanges, useUpdateProject } from '../../../lib/projects';
 import { AccessChoice } from './access-modes';
-
-type Errors = Partial<Record<'key' | 'name' | 'description', string>>;
+import { type ProjectFieldErrors, ProjectToggle, projectFieldErrors } from './project-fields';
 
 /** Name, key, description, privacy, how it works, archived: only what changed is sent. */
 export function ProjectDetailsForm({ project, canManage }: { project: ProjectDto; canManage: boolean }) {
@@ -27,7 +20,7 @@ export function ProjectDetailsForm({ project, canManage }: { project: ProjectDto
   const [isPrivate, setPrivate] = useState(project.private);
   const [access, setAccess] = useState<ProjectAccess>(project.access);
   const [archived, setArchived] = useState(project.archived);
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<ProjectFieldErrors>({});
 
   const changes: ProjectChanges = {
     ...(key !== project.key ? { key } : {}),
@@ -41,10 +34,7 @@ export function ProjectDetailsForm({ project, canManage }: { project: ProjectDto
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const next: Errors = {};
-    const keyIssue = projectKeyIssue(key);
-    if (keyIssue) next.key = keyIssue;
-    if (!name.trim()) next.name = projectMessages.nameRequired;
+    const next = projectFieldErrors(key, name);
     setErrors(next);
     if (Object.keys(next).length > 0 || !isChanged) return;
     update.mutate(changes, {
@@ -103,30 +93,12 @@ export function ProjectDetailsForm({ project, canManage }: { project: ProjectDto
         </div>
         <fieldset className="space-y-2 sm:col-span-2" disabled={!canManage}>
           <legend className="sr-only">Visibility and state</legend>
-          <label className="flex items-start gap-3 text-sm">
-            <input
-              type="checkbox"
-              checked={isPrivate}
-              onChange={(event) => setPrivate(event.target.checked)}
-              className="mt-0.5 size-4 accent-brand-600"
-            />
-            <span>
-              <span className="font-semibold text-slate-900">Private</span>
-              <span className="block text-slate-600">Only its members, admins and auditors see it and its bugs.</span>
-            </span>
-          </label>
-          <label className="flex items-start gap-3 text-sm">
-            <input
-              type="checkbox"
-              checked={archived}
-              onChange={(event) => setArchived(event.target.checked)}
-              className="mt-0.5 size-4 accent-brand-600"
-            />
-            <span>
-              <span className="font-semibold text-slate-900">Archived</span>
-              <span className="block text-slate-600">Kept and readable, out of the way of current work.</span>
-            </span>
-          </label>
+          <ProjectToggle label="Private" checked={isPrivate} onChange={setPrivate}>
+            Only its members, admins and auditors see it and its bugs.
+          </ProjectToggle>
+          <ProjectToggle label="Archived" checked={archived} onChange={setArchived}>
+            Kept and readable, out of the way of current work.
+          </ProjectToggle>
         </fieldset>
         {canManage ? (
           <div className="sm:col-span-2">
