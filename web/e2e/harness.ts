@@ -287,7 +287,10 @@ export async function seriousViolations(
   await page.evaluate(() => {
     // A constructed sheet, not a <style>: the page's Content-Security-Policy refuses inline styles.
     const still = new CSSStyleSheet();
-    still.replaceSync('*, *::before, *::after { transition: none !important; }');
+    // Content dimmed while it refreshes (aria-busy) is a moment, not the page: axe sees it as it settles.
+    still.replaceSync(
+      '*, *::before, *::after { transition: none !important; } [aria-busy="true"] { opacity: 1 !important; }',
+    );
     (window as unknown as { __axeStill?: CSSStyleSheet }).__axeStill = still;
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, still];
     for (const animation of document.getAnimations()) {

@@ -58,7 +58,10 @@ export function CycleTimeTable({
       ) : groups.length === 0 ? (
         <p className="px-5 py-10 text-center text-sm text-slate-500">No bugs in this range</p>
       ) : (
-        <div className={cx('overflow-x-auto transition-opacity', isUpdating && 'opacity-60')}>
+        <div
+          className={cx('overflow-x-auto transition-opacity', isUpdating && 'opacity-60')}
+          aria-busy={isUpdating || undefined}
+        >
           <table className="w-full text-left text-sm">
             <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase">
               <tr>
