@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { type BugStatus, type Priority, type Role, type Severity, streams } from '@bugtrail/domain';
+import { type BugStatus, generalProject, type Priority, type Role, type Severity, streams } from '@bugtrail/domain';
 import type { NewEvent } from '@bugtrail/eventstore';
 import { FolderBlobStore, loadConfig, Metrics, silentLogger, UploadSpool } from '@bugtrail/platform';
 import { countLiveBugs, countUsers } from '@bugtrail/projector';
-import { Accounts, BugNumbers, createWriteApi } from '@bugtrail/write-api';
+import { Accounts, BugNumbers, createWriteApi, ProjectBugNumbers } from '@bugtrail/write-api';
 import { event, reportBug, stableUuid, statusChanged } from './demo/bug-events.js';
 import type { System } from './system.js';
 
@@ -98,6 +98,7 @@ export async function seed(system: System, _args: string[]): Promise<void> {
   let skipped = 0;
   let last: string | null = null;
   const numbers = new BugNumbers(system.pool);
+  const projectNumbers = new ProjectBugNumbers(system.pool);
 
   for (let i = 0; i < 36; i++) {
     const bugId = stableUuid(`bugtrail-seed-bug-${i}`);
@@ -115,6 +116,7 @@ export async function seed(system: System, _args: string[]): Promise<void> {
       {
         bugId,
         number: await numbers.assign(bugId),
+        project: { id: generalProject.id, number: await projectNumbers.assign(generalProject.id, bugId) },
         reporterId: id(reporter),
         title: i < topics.length ? title : `${title} (#${i + 1})`,
         description: `${title}. Seen on build ${100 + i}; steps below reproduce it every time.`,

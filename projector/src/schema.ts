@@ -1,4 +1,4 @@
-import type { BugCountersTable, BugsTable, BugUsersTable } from './bugs/bugs.tables.js';
+import type { BugCountersTable, BugKeysTable, BugProjectsTable, BugsTable, BugUsersTable } from './bugs/bugs.tables.js';
 import type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/chats.tables.js';
 import type { BugCommentsTable } from './comments/comments.tables.js';
 import type { BugChangesTable, BugIntervalsTable, FlowBugsTable } from './flow/flow.tables.js';
@@ -29,6 +29,8 @@ export interface ReadModelDb {
   bugs: BugsTable;
   bug_counters: BugCountersTable;
   bug_users: BugUsersTable;
+  bug_projects: BugProjectsTable;
+  bug_keys: BugKeysTable;
   chats: ChatsTable;
   chat_members: ChatMembersTable;
   chat_messages: ChatMessagesTable;

@@ -7,3 +7,4 @@ export { ClaimOwner } from './claim-owner.js';
 export type { WriteApiDeps } from './deps.js';
 export { writeApiOperations } from './operations.js';
 export { ensureGeneralProject } from './projects/general-project.js';
+export { ProjectBugNumbers } from './projects/project-bug-numbers.js';

@@ -45,6 +45,8 @@ export type BugReport = {
   bugId: string;
   /** Its number (write-api's BugNumbers gives one to every report); absent, a bug as reported before numbers. */
   number?: number;
+  /** Its project and its number there (write-api's ProjectBugNumbers); absent, a bug as reported before projects. */
+  project?: { id: string; number: number };
   reporterId: string;
   title: string;
   description: string;
@@ -81,6 +83,7 @@ export function reportBug(report: BugReport, options: { at: string; idPrefix?: s
         dueDate: report.dueDate ?? null,
         reporterId: report.reporterId,
         ...(report.number === undefined ? {} : { number: report.number }),
+        ...(report.project === undefined ? {} : { projectId: report.project.id, projectNumber: report.project.number }),
       },
       opts(),
     ),

@@ -1,5 +1,7 @@
+import { generalProject } from '../projects/default-project.js';
 import { toUserDto, type UserDto } from '../users/user-dto.js';
 import type { ReportedBug } from './bug.js';
+import { bugKey } from './bug-project.js';
 import type { CommitLink, PullRequestLink } from './code-links.js';
 import { type BugFileDto, toBugFileDto } from './files.js';
 import { nameForUnknown } from './imported-people.js';
@@ -10,6 +12,11 @@ export type BugDto = {
   _id: string;
   /** The short name (#42): 1, 2, 3, … in report order, never reused. */
   number: number | null;
+  /** Its project (api.md "Projects"). */
+  projectId: string;
+  project: ProjectRef;
+  /** `WEB-7`: the project's key and the bug's number in it; null only while an old bug has no number. */
+  key: string | null;
   title: string;
   description: string;
   priority: ReportedBug['priority'];
@@ -39,6 +46,14 @@ export type BugDto = {
   version: number;
 };
 
+/** A bug's project as its answers name it. */
+export type ProjectRef = { _id: string; key: string; name: string };
+export type ProjectNames = (id: string) => Pick<ProjectRef, 'key' | 'name'> | undefined;
+
+/** A project no lookup knows (General before its stream exists, as a rebuild meets old bugs first). */
+const unknownProject = (id: string): Pick<ProjectRef, 'key' | 'name'> =>
+  id === generalProject.id ? { key: generalProject.key, name: generalProject.name } : { key: '', name: '' };
+
 /** A name for an id that has no user: an imported person's, else never crash a read on it. */
 const unknownUser = (id: string): UserRef => ({ id, name: nameForUnknown(id), profileImageURL: null });
 
@@ -46,11 +61,20 @@ const unknownUser = (id: string): UserRef => ({ id, name: nameForUnknown(id), pr
  * The one shape of a bug in every answer (lists and detail alike), so the write
  * side's answers and the read models cannot drift apart.
  */
-export function toBugDto(bug: ReportedBug, version: number, users: (id: string) => UserRef | undefined): BugDto {
+export function toBugDto(
+  bug: ReportedBug,
+  version: number,
+  users: (id: string) => UserRef | undefined,
+  projects: ProjectNames,
+): BugDto {
   const user = (id: string) => users(id) ?? unknownUser(id);
+  const project = projects(bug.projectId) ?? unknownProject(bug.projectId);
   return {
     _id: bug.id,
     number: bug.number,
+    projectId: bug.projectId,
+    project: { _id: bug.projectId, key: project.key, name: project.name },
+    key: bugKey(project.key, bug.projectNumber),
     title: bug.title,
     description: bug.description,
     priority: bug.priority,

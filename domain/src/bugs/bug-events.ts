@@ -35,3 +35,4 @@ export type CommitLinked = BugEventMap['CommitLinked'];
 export type PullRequestLinked = BugEventMap['PullRequestLinked'];
 export type BugArchived = BugEventMap['BugArchived'];
 export type BugRestored = BugEventMap['BugRestored'];
+export type BugMovedToProject = BugEventMap['BugMovedToProject'];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { archiveEventSchemas } from './archive.js';
+import { bugProjectEventSchemas } from './bug-project.js';
 import { bugStatuses, priorities, severities } from './bug-vocabulary.js';
 import { codeLinkEventSchemas } from './code-links.js';
 
@@ -29,6 +30,10 @@ export const bugReportedData = z.object({
   reporterId: id,
   /** The bug's short name (#42): 1, 2, 3, … in report order. Absent on bugs reported before numbers; BugNumbered gives them one. */
   number: z.number().int().positive().optional(),
+  /** Its project (issue 35). Absent on bugs reported before projects: those are the default project's, General. */
+  projectId: id.optional(),
+  /** Its number within the project (`WEB-7`). Absent before projects: a General bug's is its `number`. */
+  projectNumber: z.number().int().positive().optional(),
 });
 
 export const bugDetailsEditedData = z.object({
@@ -90,6 +95,7 @@ export const bugEventSchemas = {
   AttachmentFileRemoved: { version: 1, data: attachmentFileRemovedData },
   ...codeLinkEventSchemas,
   ...archiveEventSchemas,
+  ...bugProjectEventSchemas,
 } as const;
 
 type Data<K extends keyof typeof bugEventSchemas> = z.infer<(typeof bugEventSchemas)[K]['data']>;

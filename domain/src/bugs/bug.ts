@@ -2,6 +2,7 @@ import type { EventMetadata } from '../core/event.js';
 import { evolveArchived } from './archive.js';
 import { type BugStatus, bugEventSchemas, type Priority, type Severity } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
+import { evolveBugProject, legacyProjectId } from './bug-project.js';
 import { type CodeLinks, evolveCodeLinks, noCodeLinks } from './code-links.js';
 import { type BugFileState, evolveBugFiles } from './files.js';
 
@@ -18,6 +19,10 @@ export type ReportedBug = Readonly<{
   id: string;
   /** The short name (#42); null only for a bug reported before numbers and not yet numbered. */
   number: number | null;
+  /** Its project (bug-project.ts): General for a bug from before projects. */
+  projectId: string;
+  /** Its number within the project (`WEB-7`); null only while an old bug has no number yet. */
+  projectNumber: number | null;
   title: string;
   description: string;
   priority: Priority;
@@ -70,6 +75,8 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       kind: 'reported',
       id: d.bugId,
       number: d.number ?? null,
+      projectId: d.projectId ?? legacyProjectId,
+      projectNumber: d.projectNumber ?? (d.projectId === undefined ? (d.number ?? null) : null),
       title: d.title,
       description: d.description,
       priority: d.priority,
@@ -91,7 +98,9 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
   }
   if (state.kind !== 'reported') return state;
   // Naming an old bug is bookkeeping, not a change to it: updatedAt stays.
-  if (event.type === 'BugNumbered') return state.number === null ? { ...state, number: event.data.number } : state;
+  if (event.type === 'BugNumbered') {
+    return state.number === null ? { ...state, ...evolveBugProject(state, event), number: event.data.number } : state;
+  }
   const touched = { ...state, updatedAt: at ?? state.updatedAt };
   switch (event.type) {
     case 'BugDetailsEdited':
@@ -157,6 +166,8 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
     }
     case 'BugDeleted':
       return { ...touched, deleted: true };
+    case 'BugMovedToProject':
+      return { ...touched, ...evolveBugProject(state, event) };
     case 'BugArchived':
     case 'BugRestored':
       return { ...touched, archived: evolveArchived(state.archived, event) };

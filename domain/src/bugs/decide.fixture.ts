@@ -1,6 +1,8 @@
 /** Bug events, actors and commands for decide.unit.spec.ts (a test's private helper, not exported). */
 import type { Actor } from '../core/event.js';
+import { generalProject } from '../projects/default-project.js';
 import type { BugEvent } from './bug-events.js';
+import type { ProjectFacts } from './bug-project.js';
 import type { BugCommand } from './decide.js';
 
 export const NOW = '2030-06-15T12:00:00.000Z';
@@ -11,6 +13,16 @@ export const developer: Actor = { id: 'dev-1', role: 'developer' };
 export const otherDeveloper: Actor = { id: 'dev-2', role: 'developer' };
 
 export const BUG = 'bug-1';
+
+/** The default project as write-api reads it: public, by the reporters' rules. */
+export const general: ProjectFacts = {
+  exists: true,
+  id: generalProject.id,
+  private: false,
+  archived: false,
+  members: {},
+  access: 'reporters',
+};
 
 export function reported(overrides: Partial<Extract<BugEvent, { type: 'BugReported' }>['data']> = {}): BugEvent {
   return {

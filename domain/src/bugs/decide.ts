@@ -3,6 +3,7 @@ import { assertNever, type Command, type Decider } from '../core/event.js';
 import { type BugState, evolveBug, initialBugState, type ReportedBug } from './bug.js';
 import type { BugDetailsEditedData, BugStatus, Priority, Severity } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
+import { assertOpenTo, type ProjectFacts } from './bug-project.js';
 import { type ChecklistEntry, diffChecklist } from './checklist.js';
 import { decideLinkCode, type LinkCode } from './code-links.js';
 import { type BugFileCommand, decideBugFiles } from './files.js';
@@ -54,6 +55,10 @@ export type ReportBug = Command<
       bugId: string;
       /** The short name the write side allocated for this bug (see BugNumbers). */
       number: number;
+      /** The project it goes to, as write-api read it (the default one when the client named none). */
+      project: ProjectFacts;
+      /** Its number within that project (see ProjectBugNumbers), allocated like `number`. */
+      projectNumber: number;
       title: string;
       description: string;
       priority?: Priority | undefined;
@@ -136,6 +141,7 @@ function reportBug(command: ReportBug, state: BugState): BugEvent[] {
   if (!bugPermissions.canReport(actor)) throw new ForbiddenError(bugWriteMessages.cannotReport);
   if (state.kind !== 'empty') throw new ConflictError(bugWriteMessages.alreadyExists);
   const d = command.data;
+  assertOpenTo(actor, d.project);
   const assigneeIds = unique(d.assigneeIds);
   const checklist = cleanEntries(d.checklist);
   const attachments = [...new Set(cleanEntries(d.attachments))];
@@ -171,6 +177,8 @@ function reportBug(command: ReportBug, state: BugState): BugEvent[] {
         dueDate: normaliseDueDate(d.dueDate) ?? null,
         reporterId: actor.id,
         number: d.number,
+        projectId: d.project.id,
+        projectNumber: d.projectNumber,
       },
     },
     { type: 'DevelopersAssigned', data: { bugId, developerIds: assigneeIds } },

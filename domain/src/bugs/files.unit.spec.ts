@@ -120,7 +120,12 @@ describe('files in the state and the answer', () => {
     }
     const bug = state as ReportedBug;
     expect(bug.files.map((f) => f.id)).toEqual(['f2']);
-    const dto = toBugDto(bug, 4, () => undefined);
+    const dto = toBugDto(
+      bug,
+      4,
+      () => undefined,
+      () => undefined,
+    );
     expect(dto.files).toEqual([
       { _id: 'f2', name: 'f2.png', size: 120, contentType: 'image/png', url: `/api/bugs/${BUG}/attachments/f2` },
     ]);

@@ -21,6 +21,9 @@ export type ImportBug = Command<
     /** Derived from (system, source id) by the caller, so importing again meets the same stream. */
     bugId: string;
     number: number;
+    /** The project it goes to (the default one today) and its number there. */
+    projectId: string;
+    projectNumber: number;
     importedFrom: Readonly<{ system: ImportSource; id: string }>;
     title: string;
     description: string;
@@ -71,6 +74,8 @@ function decideImport(command: ImportBug, state: BugState): ImportedBugEvent[] {
         dueDate: d.dueDate,
         reporterId: d.reporterId,
         number: d.number,
+        projectId: d.projectId,
+        projectNumber: d.projectNumber,
       },
     },
   ];

@@ -1,7 +1,7 @@
 import { deciderSpec } from '@bugtrail/testing';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../core/event.js';
-import { admin, BUG, developer, NOW, reported, tester } from './decide.fixture.js';
+import { admin, BUG, developer, general, NOW, reported, tester } from './decide.fixture.js';
 import { type ImportBug, importBugDecider, importedEventMetadata } from './import.js';
 import { importMessages } from './import-vocabulary.js';
 
@@ -13,6 +13,8 @@ const importBug = (data: Partial<ImportBug['data']> = {}, actor: Actor | null = 
   data: {
     bugId: BUG,
     number: 12,
+    projectId: general.id,
+    projectNumber: 4,
     importedFrom: { system: 'redmine', id: '4711' },
     title: 'Export drops the last row',
     description: 'Seen on every export.',
@@ -43,6 +45,8 @@ const reportedAsImported = {
     dueDate: null,
     reporterId: 'imported:Rita Reporter',
     number: 12,
+    projectId: general.id,
+    projectNumber: 4,
   },
 } as const;
 

@@ -6,6 +6,7 @@ import {
   type ChatCommand,
   ConflictError,
   chatDecider,
+  generalProject,
   NotFoundError,
   streams,
   type TimelineCommand,
@@ -36,6 +37,8 @@ const report = (bugId: string): BugCommand => ({
   data: {
     bugId,
     number: 1,
+    project: { exists: true, id: generalProject.id, private: false, archived: false, members: {}, access: 'reporters' },
+    projectNumber: 1,
     title: 'Login button broken',
     description: 'Clicking login does nothing at all',
     assigneeIds: [developer.id],

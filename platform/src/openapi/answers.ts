@@ -48,6 +48,12 @@ export const commentDtoSchema = z.object({
 export const bugDtoSchema = z.object({
   _id: z.string(),
   number: z.number().int().nullable().describe('The short name (#42): 1, 2, 3, … in report order, never reused'),
+  projectId: z.string().describe('Its project’s `_id`'),
+  project: z.object({ _id: z.string(), key: z.string(), name: z.string() }),
+  key: z
+    .string()
+    .nullable()
+    .describe('`WEB-7`: the project’s key and the bug’s number within it, never reused; an old key keeps naming it'),
   title: z.string(),
   description: z.string(),
   priority: prioritySchema,

@@ -1,4 +1,12 @@
-import { type Actor, type BugScope, bugAudience, bugPermissions, coversBugScope, type Role } from '@bugtrail/domain';
+import {
+  type Actor,
+  type BugScope,
+  bugAudience,
+  bugPermissions,
+  coversBugScope,
+  generalProject,
+  type Role,
+} from '@bugtrail/domain';
 import { createTestDatabase, type ThrowawayDatabase } from '@bugtrail/testing';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -57,9 +65,9 @@ describe('bug visibility: the SQL and the predicate agree', () => {
     for (const b of bugs) {
       const created = new Date(Date.UTC(2029, 0, b.number)).toISOString();
       const dto = { _id: b.id, number: b.number, title: `Visibility case ${b.number}`, description: 'Shared words' };
-      await sql`insert into rm.bugs (id, number, reporter_id, assignee_ids, people, status, priority, severity,
+      await sql`insert into rm.bugs (id, number, project_id, reporter_id, assignee_ids, people, status, priority, severity,
           created_at, updated_at, deleted, revision, dto)
-        values (${b.id}, ${b.number}, ${b.reporterId}, ${b.assigneeIds}::text[], ${[b.reporterId, ...b.assigneeIds]}::text[],
+        values (${b.id}, ${b.number}, ${generalProject.id}, ${b.reporterId}, ${b.assigneeIds}::text[], ${[b.reporterId, ...b.assigneeIds]}::text[],
           'Open', 'Medium', 'Major', ${created}, ${created}, ${b.deleted}, 1, ${JSON.stringify(dto)}::jsonb)`.execute(
         db,
       );

@@ -5,7 +5,10 @@ import {
   bugEventSchemas,
   eventsOf,
   evolveBugWith,
+  legacyProjectId,
   noCodeLinks,
+  type ProjectRef,
+  parseBugKey,
   type ReportedBug,
   toBugDto,
   type UserRef,
@@ -15,11 +18,12 @@ import { type Insertable, type Kysely, type Selectable, sql, type Transaction } 
 import type { BulkWriter } from '../runtime/copy.js';
 import { bugsBornIn, type Projection } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
-import type { BugsTable, BugUsersTable, FileKeys } from './bugs.tables.js';
+import type { BugKeysTable, BugsTable, BugUsersTable, FileKeys } from './bugs.tables.js';
 
 const BUG_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(bugEventSchemas));
 
 type Person = { name: string; profileImageURL: string | null };
+type ProjectLabel = Pick<ProjectRef, 'key' | 'name'>;
 
 /** What a batch knows of one bug: as stored before the batch, and as folded so far. */
 type Entry = {
@@ -50,6 +54,8 @@ export function stateFromRow(dto: BugDto, deleted: boolean, fileKeys: FileKeys |
     kind: 'reported',
     id: dto._id,
     number: dto.number ?? null,
+    projectId: dto.projectId ?? legacyProjectId,
+    projectNumber: dto.key ? (parseBugKey(dto.key)?.number ?? null) : null,
     title: dto.title,
     description: dto.description,
     priority: dto.priority,
@@ -123,13 +129,15 @@ export const bugsProjection: Projection = {
   // 5: GIN indexes on people and assignees without fastupdate (existing tables had a pending list).
   // 6: the open bugs with a due date have an index of their own (the due reminders' minute-ly look).
   // 7: archived bugs (a column, out of the counters).
-  version: 7,
-  tables: ['bugs', 'bug_counters', 'bug_users'],
+  // 8: projects (issue 35): each bug's project and key, the projects' names, every key a bug has had.
+  version: 8,
+  tables: ['bugs', 'bug_counters', 'bug_users', 'bug_projects', 'bug_keys'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
     await sql`create table ${t(schema, 'bugs')} (
       id text primary key,
       number int,
+      project_id text not null,
       reporter_id text not null,
       assignee_ids text[] not null,
       people text[] not null,
@@ -165,12 +173,27 @@ export const bugsProjection: Projection = {
       name text not null,
       profile_image_url text
     )`.execute(db);
+    await sql`create table ${t(schema, 'bug_projects')} (
+      id text primary key,
+      key text not null,
+      name text not null
+    )`.execute(db);
+    // By-key lookups read it, and so does a project's new key (which bugs to relabel): a key, not an index.
+    await sql`create table ${t(schema, 'bug_keys')} (
+      project_id text not null,
+      number int not null,
+      bug_id text not null,
+      primary key (project_id, number)
+    )`.execute(db);
   },
 
   /** The lists' orders and filters, numbers and search: readers' indexes only. */
   async createIndexes(db: Kysely<ReadModelDb>, schema: string) {
     const index = (name: string) => sql.id(`${schema}_${name}`);
     await sql`create index ${index('bugs_newest')} on ${t(schema, 'bugs')} (created_at desc, id desc) where not deleted`.execute(
+      db,
+    );
+    await sql`create index ${index('bugs_project')} on ${t(schema, 'bugs')} (project_id, created_at desc, id desc) where not deleted`.execute(
       db,
     );
     await sql`create index ${index('bugs_reporter')} on ${t(schema, 'bugs')} (reporter_id, created_at desc, id desc) where not deleted`.execute(
@@ -195,7 +218,12 @@ export const bugsProjection: Projection = {
     const bugEvents: RecordedEvent[] = [];
     for (const e of events) if (BUG_EVENT_TYPES.has(e.type)) bugEvents.push(e);
     const userEvents = eventsOf(events, 'UserRegistered', 'ProfileUpdated');
-    if (bugEvents.length === 0 && userEvents.length === 0) return;
+    const projectEvents = eventsOf(events, 'ProjectCreated', 'ProjectRenamed', 'ProjectKeyChanged');
+    if (bugEvents.length === 0 && userEvents.length === 0 && projectEvents.length === 0) return;
+
+    // 0. Projects' keys and names: the batch's last word on each (its bugs show it), and which changed.
+    const projects = new Map<string, ProjectLabel>();
+    const relabelled = await foldProjectLabels(db, schema, projects, projectEvents);
 
     // 1. Names: fold the batch's user events over the stored names.
     const people = new Map<string, Person>();
@@ -254,7 +282,8 @@ export const bugsProjection: Projection = {
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
 
-    // 3. Fold.
+    // 3. Fold; every place a bug takes (a report, a move, an old bug's number) is a key of it for good.
+    const keys: BugKeysTable[] = [];
     for (const e of bugEvents) {
       const id = (e.data as { bugId: string }).bugId;
       let entry = entries.get(id);
@@ -262,7 +291,16 @@ export const bugsProjection: Projection = {
         entry = { id, before: { kind: 'empty' }, state: { kind: 'empty' }, revision: -1, changed: true, stored: false };
         entries.set(id, entry);
       }
+      const was = entry.state;
       entry.state = evolveBugWith(entry.state, e);
+      const now = entry.state;
+      if (
+        now.kind === 'reported' &&
+        now.projectNumber !== null &&
+        (was.kind !== 'reported' || was.projectId !== now.projectId || was.projectNumber !== now.projectNumber)
+      ) {
+        keys.push({ project_id: now.projectId, number: now.projectNumber, bug_id: now.id });
+      }
       entry.revision = e.revision;
       entry.changed = true;
     }
@@ -278,6 +316,11 @@ export const bugsProjection: Projection = {
       const p = people.get(id);
       return p ? { id, name: p.name, profileImageURL: p.profileImageURL } : undefined;
     };
+    const neededProjects = new Set<string>();
+    for (const entry of entries.values())
+      if (entry.state.kind === 'reported') neededProjects.add(entry.state.projectId);
+    await loadProjectLabels(db, schema, projects, [...neededProjects]);
+    const projectLabel = (id: string) => projects.get(id);
 
     // 5. Rows and counter deltas.
     const fresh: BugRow[] = [];
@@ -292,6 +335,7 @@ export const bugsProjection: Projection = {
       (entry.stored ? known : fresh).push({
         id: s.id,
         number: s.number,
+        project_id: s.projectId,
         reporter_id: s.reporterId,
         assignee_ids: s.assigneeIds,
         people: peopleOf(s),
@@ -303,7 +347,7 @@ export const bugsProjection: Projection = {
         deleted: s.deleted,
         archived: s.archived,
         revision: entry.revision,
-        dto: toBugDto(s, entry.revision, lookup),
+        dto: toBugDto(s, entry.revision, lookup, projectLabel),
         file_keys: fileKeysOf(s),
       });
       if (entry.changed) {
@@ -317,9 +361,74 @@ export const bugsProjection: Projection = {
       topics.add('bugs');
       await writeRows(db, schema, fresh, known, copy);
     }
+    await writeKeys(db, schema, keys);
+    if (relabelled.length > 0 && (await relabelBugs(db, schema, relabelled, projects)) > 0) topics.add('bugs');
     await writeCounters(db, schema, deltas);
   },
 };
+
+/**
+ * Folds the batch's project events over the stored keys and names (into `projects`, written
+ * back); answers the projects whose key or name changed, whose bugs' answers must follow.
+ */
+async function foldProjectLabels(
+  db: Tx,
+  schema: string,
+  projects: Map<string, ProjectLabel>,
+  projectEvents: readonly { type: string; data: { projectId: string; key?: string; name?: string } }[],
+): Promise<string[]> {
+  if (projectEvents.length === 0) return [];
+  const ids = [...new Set(projectEvents.map((e) => e.data.projectId))];
+  await loadProjectLabels(db, schema, projects, ids);
+  const before = new Map(ids.map((id) => [id, projects.get(id)]));
+  for (const e of projectEvents) {
+    const current = projects.get(e.data.projectId);
+    const key = e.data.key ?? current?.key;
+    const name = e.data.name ?? current?.name;
+    if (key !== undefined && name !== undefined) projects.set(e.data.projectId, { key, name });
+  }
+  const changed = ids.filter((id) => {
+    const was = before.get(id);
+    const now = projects.get(id);
+    return now !== undefined && (was?.key !== now.key || was?.name !== now.name);
+  });
+  if (changed.length > 0) {
+    const rows = changed.map((id) => ({ id, ...projects.get(id)! }));
+    await sql`insert into ${t(schema, 'bug_projects')} (id, key, name)
+      select id, key, name from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id text, key text, name text)
+      on conflict (id) do update set key = excluded.key, name = excluded.name`.execute(db);
+  }
+  return changed;
+}
+
+async function loadProjectLabels(db: Tx, schema: string, into: Map<string, ProjectLabel>, ids: string[]) {
+  const missing = ids.filter((id) => !into.has(id));
+  if (missing.length === 0) return;
+  const { rows } = await sql<{ id: string; key: string; name: string }>`
+    select id, key, name from ${t(schema, 'bug_projects')} where id = any(${missing}::text[])`.execute(db);
+  for (const r of rows) into.set(r.id, { key: r.key, name: r.name });
+}
+
+/** The keys the batch's bugs took; one already known stays whose it was (a projection never stops on a replay). */
+async function writeKeys(db: Tx, schema: string, keys: BugKeysTable[]) {
+  if (keys.length === 0) return;
+  await sql`insert into ${t(schema, 'bug_keys')} (project_id, number, bug_id)
+    select * from unnest(${keys.map((k) => k.project_id)}::text[], ${keys.map((k) => k.number)}::int[], ${keys.map((k) => k.bug_id)}::text[])
+    on conflict do nothing`.execute(db);
+}
+
+/** A project's new key or name in the answers of its bugs (the batch's own rows have it already). */
+async function relabelBugs(db: Tx, schema: string, projectIds: string[], projects: Map<string, ProjectLabel>) {
+  const rows = projectIds.map((id) => ({ id, ...projects.get(id)! }));
+  const result = await sql`update ${t(schema, 'bugs')} b set dto = b.dto
+      || jsonb_build_object('project', jsonb_build_object('_id', x.id, 'key', x.key, 'name', x.name))
+      || jsonb_build_object('key', case when b.dto->>'key' is null then null else x.key || '-' || split_part(b.dto->>'key', '-', 2) end)
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id text, key text, name text)
+    where b.project_id = x.id and (b.dto->'project'->>'key' is distinct from x.key or b.dto->'project'->>'name' is distinct from x.name)`.execute(
+    db,
+  );
+  return Number(result.numAffectedRows ?? 0);
+}
 
 function entryOf(row: StoredRow): Entry {
   const state = stateFromRow(row.dto, row.deleted, row.file_keys);
@@ -337,6 +446,7 @@ async function loadPeople(db: Tx, schema: string, into: Map<string, Person>, ids
 const ROW_FIELDS = [
   'id',
   'number',
+  'project_id',
   'reporter_id',
   'assignee_ids',
   'people',
@@ -354,9 +464,9 @@ const ROW_FIELDS = [
 const ROW_COLUMNS = sql`(${sql.join(ROW_FIELDS.map((field) => sql.id(field)))})`;
 
 const rowsFromJson = (rows: BugRow[]) => sql`
-  select id, number, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, archived, revision, dto, file_keys
+  select id, number, project_id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, archived, revision, dto, file_keys
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
-    id text, number int, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
+    id text, number int, project_id text, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
     created_at timestamptz, updated_at timestamptz, deleted boolean, archived boolean, revision int, dto jsonb, file_keys jsonb)`;
 
 /** New bugs are inserted (by COPY in a rebuild), known ones updated: no speculative insertion. */
@@ -368,6 +478,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
       fresh.map((r) => [
         r.id,
         r.number ?? null,
+        r.project_id,
         r.reporter_id,
         r.assignee_ids,
         r.people,
@@ -388,7 +499,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
   }
   if (known.length > 0) {
     await sql`update ${t(schema, 'bugs')} b set
-        number = x.number, reporter_id = x.reporter_id, assignee_ids = x.assignee_ids, people = x.people,
+        number = x.number, project_id = x.project_id, reporter_id = x.reporter_id, assignee_ids = x.assignee_ids, people = x.people,
         status = x.status, priority = x.priority, severity = x.severity,
         created_at = x.created_at, updated_at = x.updated_at, deleted = x.deleted, archived = x.archived,
         revision = x.revision, dto = x.dto, file_keys = x.file_keys

@@ -5,6 +5,7 @@ import {
   bugAudience,
   bugStatuses,
   type Priority,
+  parseBugKey,
   priorities,
   type Severity,
   severities,
@@ -184,6 +185,16 @@ export function searchedNumber(q: string | undefined): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/** `WEB-7` in a search names one bug by its key (any key it, or its project, has had). */
+export function searchedKey(q: string | undefined): { key: string; number: number } | null {
+  return q && /^\s*[A-Za-z][A-Za-z0-9]{1,9}-\d{1,9}\s*$/.test(q) ? parseBugKey(q) : null;
+}
+
+const keyed = (key: { key: string; number: number }) => sql<boolean>`id in (
+  select bk.bug_id from ${sql.id(READ_MODEL_SCHEMA, 'bug_keys')} bk
+  join ${sql.id(READ_MODEL_SCHEMA, 'project_keys')} pk on pk.project_id = bk.project_id
+  where pk.key = ${key.key} and bk.number = ${key.number})`;
+
 /** The conditions of a list, cursor aside: what its rows and its total share. */
 function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
   const f = query.filters ?? {};
@@ -216,8 +227,10 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
     else conditions.push(sql<boolean>`${due} >= ${today} and ${due} < ${today} + interval '7 days'`);
   }
   const number = searchedNumber(query.q);
+  const key = searchedKey(query.q);
   const q = query.q?.trim();
   if (number !== null) conditions.push(eb('number', '=', number));
+  else if (key) conditions.push(keyed(key));
   else if (q) {
     const tsquery = sql<string>`websearch_to_tsquery('english', ${q})`;
     conditions.push(eb('search', '@@', tsquery));
@@ -341,6 +354,21 @@ export async function findBugByNumber(db: Kysely<ReadModelDb>, number: number): 
     .limit(1)
     .executeTakeFirst();
   return row ? findBug(db, row.id) : null;
+}
+
+/** The bug that has (or had) this number in this project: `WEB-7` names one bug for good. */
+export async function findBugByProjectNumber(
+  db: Kysely<ReadModelDb>,
+  projectId: string,
+  number: number,
+): Promise<BugAccessRow | null> {
+  const row = await from(db)
+    .selectFrom('bug_keys')
+    .select('bug_id')
+    .where('project_id', '=', projectId)
+    .where('number', '=', number)
+    .executeTakeFirst();
+  return row ? findBug(db, row.bug_id) : null;
 }
 
 /**

@@ -6,6 +6,8 @@ export interface BugsTable {
   id: string;
   /** The bug's short name (#42); null only until the write side's backfill numbers an old bug. */
   number: number | null;
+  /** Its project now (bug-project.ts). */
+  project_id: string;
   reporter_id: string;
   assignee_ids: string[];
   /** Everyone whose name the DTO shows (reporter, assignees, checklist completers). */
@@ -47,6 +49,20 @@ export interface BugUsersTable {
   id: string;
   name: string;
   profile_image_url: string | null;
+}
+
+/** Each project's key and name as bug answers show them, kept by this projection so a rebuild needs nothing else. */
+export interface BugProjectsTable {
+  id: string;
+  key: string;
+  name: string;
+}
+
+/** Every place a bug has had: (project, number) names it for good (`WEB-7` after a move or a new key too). */
+export interface BugKeysTable {
+  project_id: string;
+  number: number;
+  bug_id: string;
 }
 
 /** The domain's scope of bugs (bug-visibility.ts), which the counters are kept per. */

@@ -94,3 +94,19 @@ export async function defaultProjectId(db: Kysely<ReadModelDb>): Promise<string>
     .executeTakeFirst();
   return row?.project_id ?? generalProject.id;
 }
+
+/** Each of these projects' key and name now (a bug's answer names its project): any caller, ids it holds already. */
+export async function findProjectLabels(
+  db: Kysely<ReadModelDb>,
+  ids: Iterable<string>,
+): Promise<Map<string, { key: string; name: string }>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .withSchema(READ_MODEL_SCHEMA)
+    .selectFrom('projects')
+    .select(['id', 'key', 'name'])
+    .where('id', 'in', wanted)
+    .execute();
+  return new Map(rows.map((row) => [row.id, { key: row.key, name: row.name }]));
+}

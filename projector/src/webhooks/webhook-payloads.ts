@@ -83,6 +83,9 @@ export async function webhookMessages(
     states.set(bugId, after);
   }
   const users = await usersById(pool, [...userIds]);
+  const projectIds = new Set<string>();
+  for (const after of states.values()) for (const s of after) if (s?.kind === 'reported') projectIds.add(s.projectId);
+  const projects = await projectsById(pool, [...projectIds]);
 
   const messages: WebhookMessage[] = [];
   for (const e of typed) {
@@ -95,7 +98,12 @@ export async function webhookMessages(
     if (shown.kind !== 'reported') continue;
     const actorId = e.metadata.actorId;
     const data: Record<string, unknown> = {
-      bug: toBugDto(shown, type === 'bug.deleted' ? e.revision - 1 : e.revision, (id) => users.get(id)),
+      bug: toBugDto(
+        shown,
+        type === 'bug.deleted' ? e.revision - 1 : e.revision,
+        (id) => users.get(id),
+        (id) => projects.get(id),
+      ),
       actor: actorId
         ? { _id: actorId, name: users.get(actorId)?.name ?? nameForUnknown(actorId) }
         : e.metadata.actorName
@@ -120,6 +128,16 @@ export async function webhookMessages(
     });
   }
   return messages;
+}
+
+/** Each project's key and name now, as the bugs' answers show them. */
+async function projectsById(pool: pg.Pool, ids: string[]): Promise<Map<string, { key: string; name: string }>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await pool.query<{ id: string; key: string; name: string }>(
+    'select id, key, name from rm.bug_projects where id = any($1::text[])',
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, { key: row.key, name: row.name }]));
 }
 
 async function usersById(pool: pg.Pool, ids: string[]): Promise<Map<string, UserRef>> {

@@ -123,6 +123,21 @@ export const bugReadOperations: RouteSpec[] = [
   },
   {
     method: 'get',
+    path: '/by-key/{key}',
+    summary: 'One bug by its key (`WEB-7`): the same answer and permissions as by id',
+    description:
+      'A key the bug had in another project, or its project had before a new key, still names it. ' +
+      'A private project’s keys name nothing for those who cannot see the project (404).',
+    tags,
+    params: z.object({ key: z.string().describe('The project’s key, a dash and the bug’s number in it: `WEB-7`') }),
+    responses: {
+      200: { description: 'The bug', schema: bugDtoSchema },
+      403: errorAnswer("You don't have permission to view this bug"),
+      404: errorAnswer('Bug not found (also deleted bugs, and anything that is not a key)'),
+    },
+  },
+  {
+    method: 'get',
     path: '/{id}',
     summary: 'One bug',
     tags,

@@ -7,6 +7,7 @@ import {
   evolveBugWith,
   ForbiddenError,
   NotFoundError,
+  parseBugKey,
   parseStatusFilter,
   priorities,
   type Role,
@@ -27,7 +28,9 @@ import {
   defaultBugSort,
   findBug,
   findBugByNumber,
+  findBugByProjectNumber,
   findUser,
+  findVisibleProject,
   isFiltered,
   isInBugScope,
   type ListFilters,
@@ -282,6 +285,17 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     const raw = c.req.param('n');
     const number = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
     const row = number > 0 ? await findBugByNumber(deps.db, number) : null;
+    if (!row || row.deleted) throw new NotFoundError(bugMessages.notFound);
+    if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
+    return c.json(row.dto);
+  });
+
+  // api.md "Projects": `WEB-7` (and any key the bug or its project had) answers as by id; a
+  // private project's keys name nothing for those who cannot see it.
+  app.get('/by-key/:key', async (c) => {
+    const key = parseBugKey(c.req.param('key'));
+    const project = key ? await findVisibleProject(deps.db, c.var.actor, key.key) : null;
+    const row = key && project ? await findBugByProjectNumber(deps.db, project.id, key.number) : null;
     if (!row || row.deleted) throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
     return c.json(row.dto);

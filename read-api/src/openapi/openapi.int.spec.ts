@@ -138,6 +138,7 @@ describe('GET /api/openapi.json', () => {
       'checklist',
       'attachments',
       'suggestions',
+      'projectId',
     ]);
     expect(report.properties.title).toMatchObject({ description: 'Required; 5 to 100 characters' });
     expect(report.properties.priority).toMatchObject({ enum: ['Low', 'Medium', 'High'] });

@@ -229,4 +229,20 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`create index project_keys_project on write_api.project_keys (project_id)`.execute(db);
     },
   },
+  '0350_project_bug_numbers': {
+    async up(db: Kysely<unknown>) {
+      // ProjectBugNumbers: each project's last number, and each bug's number in each project it has been in.
+      await sql`create table write_api.project_counters (
+        project_id text primary key,
+        last int not null
+      )`.execute(db);
+      await sql`create table write_api.project_bug_numbers (
+        project_id text not null,
+        bug_id text not null,
+        number int not null,
+        primary key (project_id, bug_id),
+        unique (project_id, number)
+      )`.execute(db);
+    },
+  },
 };

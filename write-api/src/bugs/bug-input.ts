@@ -3,6 +3,7 @@ import {
   type BugDto,
   type ChecklistEntry,
   NotFoundError,
+  type ProjectState,
   priorities,
   type ReportedBug,
   severities,
@@ -14,6 +15,7 @@ import { deriveEventId } from '@bugtrail/eventstore';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { WriteApiDeps } from '../deps.js';
+import { loadProject } from '../projects/project-facts.js';
 
 /**
  * The bug payloads as clients send them (spec section 3, "Bug create payload"), read
@@ -68,7 +70,11 @@ export type BugPayload = z.infer<typeof bugPayload>;
  * A report (POST): the bug payload and, from the web form, which triage suggestions it
  * showed and which were taken (recorded in the BugReported event's metadata, never in the bug).
  */
-export const reportPayload = bugPayload.extend({ suggestions: suggestionUsageInput.nullish() });
+export const reportPayload = bugPayload.extend({
+  suggestions: suggestionUsageInput.nullish(),
+  /** Its project's `_id` (or key); absent: the default project (the spec's clients). */
+  projectId: z.string({ error: 'projectId must be a project id' }).trim().min(1).max(100).nullish(),
+});
 
 export const checklistPayload = z.object({
   checklist: z.array(checklistItem, { error: 'checklist must be a list of items' }).max(1000),
@@ -112,10 +118,19 @@ export async function bugAnswer(
   bug: ReportedBug,
   version: number,
   known: ReadonlyMap<string, UserRef> = new Map(),
+  project?: Pick<ProjectState, 'id' | 'key' | 'name'>,
 ): Promise<BugDto> {
   const ids = new Set<string>([bug.reporterId, ...bug.assigneeIds]);
   for (const item of bug.checklist) if (item.completedBy) ids.add(item.completedBy);
   const missing = [...ids].filter((id) => !known.has(id));
-  const users = missing.length > 0 ? await deps.accounts.refs(missing) : new Map<string, UserRef>();
-  return toBugDto(bug, version, (id) => known.get(id) ?? users.get(id));
+  const [users, shown] = await Promise.all([
+    missing.length > 0 ? deps.accounts.refs(missing) : new Map<string, UserRef>(),
+    project?.id === bug.projectId ? project : loadProject(deps, bug.projectId),
+  ]);
+  return toBugDto(
+    bug,
+    version,
+    (id) => known.get(id) ?? users.get(id),
+    (id) => (id === shown.id && shown.key ? shown : undefined),
+  );
 }

@@ -4,15 +4,21 @@ import {
   bugDecider,
   bugMessages,
   bugPermissions,
+  bugProjectMessages,
   bugSideEventTypes,
   bugStatusSchema,
   bugStreamDecider,
   bugWriteMessages,
   decideArchive,
+  decideMove,
   ForbiddenError,
+  legacyProjectId,
+  type MoveBug,
+  type ProjectState,
   parseStatusFilter,
   parseStatusValue,
   prioritySchema,
+  projectMessages,
   type ReportBug,
   type ReportedBug,
   type Role,
@@ -26,6 +32,8 @@ import { z } from 'zod';
 import { type CommandAnswer, type CommandRequest, defineCommand } from '../command.js';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
 import type { WriteApiDeps } from '../deps.js';
+import { ProjectBugNumbers } from '../projects/project-bug-numbers.js';
+import { defaultProjectId, factsOf, loadProject, projectNamed } from '../projects/project-facts.js';
 import {
   bugAnswer,
   bugPayload,
@@ -98,11 +106,12 @@ async function answerBug(
   handled: Handled<BugState>,
   status: 200 | 201,
   known?: ReadonlyMap<string, UserRef>,
+  project?: ProjectState,
 ): Promise<CommandAnswer> {
   return {
     status,
     headers: { ETag: `"${handled.revision}"` },
-    body: { message, bug: await bugAnswer(deps, handled.state as ReportedBug, handled.revision, known) },
+    body: { message, bug: await bugAnswer(deps, handled.state as ReportedBug, handled.revision, known, project) },
   };
 }
 
@@ -158,6 +167,18 @@ function reportPeople(
   return request.once('people', () => deps.accounts.people([request.actor.id, ...(request.body.assignedTo ?? [])]));
 }
 
+/** The project a report goes to, read once per request: the one it names (by id or key), else the default. */
+function reportProject(
+  request: CommandRequest<z.infer<typeof reportPayload>, unknown>,
+  deps: WriteApiDeps,
+): Promise<ProjectState> {
+  return request.once('project', async () =>
+    request.body.projectId
+      ? projectNamed(deps, request.body.projectId)
+      : loadProject(deps, await defaultProjectId(deps)),
+  );
+}
+
 export const reportBug = defineCommand({
   method: 'post',
   path: '/',
@@ -171,6 +192,8 @@ export const reportBug = defineCommand({
     schema: reportPayload,
     fields: {
       ...bugFields,
+      projectId:
+        'Its project’s `_id` (or key): one the reporter sees and that is not archived. Absent: the default project (General unless an admin chose another)',
       suggestions:
         "Optional, from the report form: `{ shown, taken }`, the triage suggestion kinds it showed (duplicates, severity, priority, assignees) and those the reporter applied (severity, priority, assignees). Recorded in the BugReported event's metadata. Unknown kinds are dropped; a taken kind counts as shown; anything but lists of words is 400",
     },
@@ -184,12 +207,15 @@ export const reportBug = defineCommand({
     const bugId = request.newId('ReportBug');
     const assigneeIds = body.assignedTo ?? [];
     const people = await reportPeople(request, deps);
+    const project = await reportProject(request, deps);
     const checklist = toChecklistEntries(body.checklist ?? []).map((i) => i.text);
     const report: Pick<ReportBug, 'type' | 'data'> = {
       type: 'ReportBug',
       data: {
         bugId,
         number: 0,
+        project: factsOf(project),
+        projectNumber: 0,
         title: body.title ?? '',
         description: body.description ?? '',
         priority: body.priority,
@@ -203,9 +229,13 @@ export const reportBug = defineCommand({
         newItemIds: newItemIds(checklist.length, context.idempotencyKey, `${actor.id}:${bugId}`),
       },
     };
-    // The decider is pure: asked first, it refuses a bad report before the report takes a number.
+    // The decider is pure: asked first, it refuses a bad report before the report takes its numbers.
     bugDecider.decide({ ...report, metadata: { actor, now } }, bugDecider.initialState());
-    return { ...report, data: { ...report.data, number: await bugNumbers(deps).assign(bugId) } };
+    const [number, projectNumber] = await Promise.all([
+      bugNumbers(deps).assign(bugId),
+      new ProjectBugNumbers(deps.pool).assign(project.id, bugId),
+    ]);
+    return { ...report, data: { ...report.data, number, projectNumber } };
   },
   // A concurrent retry of the same request loses the race to create the stream; re-reading
   // then finds the winner's events and answers as it did.
@@ -215,11 +245,22 @@ export const reportBug = defineCommand({
     ...(body.suggestions ? { extraMetadata: reportedWith({ suggestions: body.suggestions }) } : {}),
   }),
   answer: async (handled, request, _command, deps) =>
-    answerBug(deps, bugAnswerMessages.reported, handled, 201, await reportPeople(request, deps)),
+    answerBug(
+      deps,
+      bugAnswerMessages.reported,
+      handled,
+      201,
+      await reportPeople(request, deps),
+      await reportProject(request, deps),
+    ),
   responses: {
     201: { description: 'Reported', schema: answerSchema, headers: answerHeaders },
     400: invalidAnswer,
     403: forbiddenAnswer,
+    404: errorAnswer(
+      `"${projectMessages.notFound}": no such project, or a private one the reporter is not a member of`,
+    ),
+    409: errorAnswer(`"${bugProjectMessages.archived}"`),
   },
 });
 
@@ -373,4 +414,51 @@ export const archiveBug = defineCommand({
   },
 });
 
-export const bugCommands = [reportBug, updateBug, deleteBug, changeBugStatus, setChecklist, archiveBug];
+const moveBody = z.object({
+  projectId: z.string({ error: 'projectId is required' }).trim().min(1, 'projectId is required').max(100),
+});
+
+export const moveBug = defineCommand({
+  method: 'put',
+  path: '/:id/project',
+  summary: 'Move a bug to another project: it takes a new key there, and its old key still names it',
+  tags,
+  audience: ['admin', 'tester (own, member of both projects)', 'developer (own, member of both projects)'],
+  params: bugParams,
+  ifMatch,
+  body: {
+    schema: moveBody,
+    fields: { projectId: 'The project’s `_id` (or key): one the caller sees and that is not archived' },
+  },
+  stream: ({ params }) => streams.bug(params.id),
+  decider: bugStreamDecider(decideMove),
+  command: async (request, deps) => {
+    const { actor, body, now, params } = request;
+    // The project it is in now (its members may move it out), read from the bug's own stream.
+    const { state } = await deps.commands.load(streams.bug(params.id), bugDecider);
+    const fromId = state.kind === 'reported' ? state.projectId : legacyProjectId;
+    const [from, to] = await Promise.all([loadProject(deps, fromId), projectNamed(deps, body.projectId)]);
+    const move: MoveBug = {
+      type: 'MoveBug',
+      data: { bugId: params.id, from: factsOf(from), to: factsOf(to), projectNumber: 1 },
+      metadata: { actor, now },
+    };
+    // Asked first, the decider refuses a move before it takes a number in the project.
+    const moves = decideMove(move, state).length > 0;
+    const projectNumber = moves ? await new ProjectBugNumbers(deps.pool).assign(to.id, params.id) : 1;
+    return { type: move.type, data: { ...move.data, projectNumber } };
+  },
+  policy: pinnedOr({}),
+  answer: (handled, _request, _command, deps) => answerBug(deps, bugProjectMessages.moved, handled, 200),
+  responses: {
+    200: { description: 'Moved (or already there)', schema: answerSchema, headers: answerHeaders },
+    400: invalidAnswer,
+    403: forbiddenAnswer,
+    404: errorAnswer(
+      `"${bugMessages.notFound}", or "${projectMessages.notFound}": no such project, or one the caller cannot see`,
+    ),
+    409: errorAnswer(`"${bugProjectMessages.archived}", or a stale If-Match`),
+  },
+});
+
+export const bugCommands = [reportBug, updateBug, deleteBug, changeBugStatus, setChecklist, archiveBug, moveBug];

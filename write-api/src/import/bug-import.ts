@@ -21,6 +21,8 @@ import {
 import { type CommandHandler, deriveEventId, maxPosition, type Position } from '@bugtrail/eventstore';
 import type pg from 'pg';
 import type { BugNumbers } from '../bugs/bug-numbers.js';
+import { ProjectBugNumbers } from '../projects/project-bug-numbers.js';
+import { defaultProjectId } from '../projects/project-facts.js';
 import { readRows, type SpooledFile } from './import-files.js';
 
 /**
@@ -131,11 +133,18 @@ export class BugImport {
   ): Promise<AppendedImport> {
     const people = await PeopleDirectory.load(this.deps.pool);
     const total = checked.creating.length;
-    const wanted = new Map<number, { bugId: string; number: number }>();
+    const wanted = new Map<number, { bugId: string; number: number; projectNumber: number }>();
+    // Into the default project, numbered there in the same order.
+    const projectId = await defaultProjectId(this.deps);
+    const projectNumbers = new ProjectBugNumbers(this.deps.pool);
     for (let from = 0; from < total; from += 10_000) {
       const slice = checked.creating.slice(from, from + 10_000);
-      const numbers = await this.deps.numbers.assignMany(slice.map((c) => c.bugId));
-      for (const [i, c] of slice.entries()) wanted.set(c.row, { bugId: c.bugId, number: numbers[i]! });
+      const ids = slice.map((c) => c.bugId);
+      const numbers = await this.deps.numbers.assignMany(ids);
+      const inProject = await projectNumbers.assignMany(projectId, ids);
+      for (const [i, c] of slice.entries()) {
+        wanted.set(c.row, { bugId: c.bugId, number: numbers[i]!, projectNumber: inProject[i]! });
+      }
     }
     let imported = 0;
     let skipped = checked.skipped;
@@ -146,12 +155,18 @@ export class BugImport {
     let failure: unknown = null;
     const now = () => (this.deps.now?.() ?? new Date()).toISOString();
 
-    const importOne = async (row: number, issue: ImportedIssue, bugId: string, number: number) => {
+    const importOne = async (
+      row: number,
+      issue: ImportedIssue,
+      { bugId, number, projectNumber }: { bugId: string; number: number; projectNumber: number },
+    ) => {
       const command: ImportBug = {
         type: 'ImportBug',
         data: {
           bugId,
           number,
+          projectId,
+          projectNumber,
           importedFrom: { system: run.system, id: issue.sourceId },
           title: issue.title,
           description: issue.description,
@@ -192,7 +207,7 @@ export class BugImport {
       if (failure) break;
       const target = wanted.get(row);
       if (!target || 'error' in mapped) continue;
-      const task = importOne(row, mapped.issue, target.bugId, target.number)
+      const task = importOne(row, mapped.issue, target)
         .catch((error: unknown) => {
           failure ??= error;
         })

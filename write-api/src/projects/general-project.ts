@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, generalProject, projectDecider, streams } from '@bugtrail/domain';
 import type { CommandHandler } from '@bugtrail/eventstore';
 import type pg from 'pg';
+import { ProjectBugNumbers } from './project-bug-numbers.js';
 import { claimProjectKey, projectOfKey } from './project-keys.js';
 
 /**
  * The first start makes the default project, "General" (key BUG), by the system: every bug
  * from before projects, and every bug reported without `projectId`, belongs to it. Later
- * starts (and several processes starting at once) find it and append nothing.
+ * starts (and several processes starting at once) find it and append nothing. General's
+ * numbers start after the bugs from before projects (ProjectBugNumbers.seedGeneral).
  */
 export async function ensureGeneralProject(pool: pg.Pool, commands: CommandHandler): Promise<void> {
+  await new ProjectBugNumbers(pool).seedGeneral();
   if ((await projectOfKey(pool, generalProject.key)) === generalProject.id) return;
   try {
     await commands.handle(

@@ -9,7 +9,6 @@ import {
   projectDtoSchema,
   projectMemberBody,
   projectMessages,
-  seesProject,
   setDefaultProjectBody,
   streams,
   updateProjectBody,
@@ -19,7 +18,8 @@ import { z } from 'zod';
 import { defineCommand } from '../command.js';
 import { positionHeaders } from '../commands.openapi.js';
 import type { WriteApiDeps } from '../deps.js';
-import { claimProjectKey, projectOfKey } from './project-keys.js';
+import { defaultProjectId, visibleProject } from './project-facts.js';
+import { claimProjectKey } from './project-keys.js';
 
 /**
  * Projects (api.md "Projects", issue 35): admins create them; admins and a project's leads
@@ -211,13 +211,6 @@ export const removeProjectMember = defineCommand({
   },
 });
 
-/** The project `idOrKey` names (an id, or any key it has had), as `actor` may see it; else null. */
-async function visibleProject(deps: WriteApiDeps, idOrKey: string, actor: Parameters<typeof seesProject>[0]) {
-  const projectId = (await projectOfKey(deps.pool, idOrKey)) ?? idOrKey;
-  const { state } = await deps.commands.load(streams.project(projectId), projectDecider);
-  return state.exists && seesProject(actor, state) ? state : null;
-}
-
 export const setDefaultProject = defineCommand({
   method: 'put',
   path: '/default',
@@ -251,11 +244,6 @@ export const setDefaultProject = defineCommand({
     409: errorAnswer(`"${projectMessages.defaultKeepsReporters}": a team project cannot be the default`),
   },
 });
-
-/** The default project's id as its stream says now. */
-async function defaultProjectId(deps: WriteApiDeps): Promise<string> {
-  return (await deps.commands.load(streams.defaultProject(), defaultProjectDecider)).state.projectId;
-}
 
 /** `/default` is declared before `/:id`'s routes so Hono matches it first. */
 export const projectCommands = [setDefaultProject, createProject, updateProject, setProjectMember, removeProjectMember];
