@@ -1,5 +1,5 @@
 import { CalendarClock, Layers, Trash2 } from 'lucide-react';
-import { assigneeNames, bugModule, bugTitle, formatDate } from '../lib/format';
+import { assigneeNames, bugModule, bugName, bugTitle, formatDate } from '../lib/format';
 import type { Bug, Role } from '../lib/types';
 import { isOverdue } from './bug-list/list-search';
 import { AvatarStack } from './ui/avatar';
@@ -20,7 +20,11 @@ export function BugCard({
     <article className="group relative flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-xs transition hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-md has-focus-visible:ring-2 has-focus-visible:ring-brand-500">
       <div className="flex items-start justify-between gap-3">
         <div className="flex items-center gap-2">
-          {bug.number ? <span className="font-mono text-xs text-slate-500">#{bug.number}</span> : null}
+          {bugName(bug) ? (
+            <span className="font-mono text-xs text-slate-500" title={bug.number ? `#${bug.number}` : undefined}>
+              {bugName(bug)}
+            </span>
+          ) : null}
           <StatusBadge status={bug.status} viewAs={viewAs} />
         </div>
         {onDelete ? (

@@ -4,6 +4,7 @@ import { bugTitle, checklistProgress, formatDateTime } from '../lib/format';
 import type { Bug, Role } from '../lib/types';
 import { AsOfBug } from './bug-activity/as-of-bug';
 import { BugDetailSidebar } from './bug-detail-sidebar';
+import { BugNames } from './bug-names';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 import { Card, CardHeader } from './ui/card';
 import { cx } from './ui/cx';
@@ -94,11 +95,7 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion, onToggleItem }: B
         <Card className="p-6">
           <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
             <div className="min-w-0">
-              {bug.number ? (
-                <p className="mb-1 font-mono text-sm text-slate-500">
-                  <span className="sr-only">Bug number </span>#{bug.number}
-                </p>
-              ) : null}
+              <BugNames bug={bug} className="mb-1" />
               <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 [overflow-wrap:anywhere]">
                 {bugTitle(bug)}
               </h1>

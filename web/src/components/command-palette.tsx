@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { Bug, CornerDownLeft, FileText, Search } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { bugTitle, statusLabel } from '../lib/format';
+import { bugName, bugTitle, statusLabel } from '../lib/format';
 import { projectsQuery } from '../lib/projects';
 import { bugSearchQuery } from '../lib/queries';
 import type { Role } from '../lib/types';
@@ -43,7 +43,7 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
       needle && q
         ? (search.data?.bugs ?? []).map((bug) => ({
             key: `bug:${bug._id}`,
-            label: bug.number ? `#${bug.number} ${bugTitle(bug)}` : bugTitle(bug),
+            label: `${bugName(bug)} ${bugTitle(bug)}`.trim(),
             hint: statusLabel(bug.status, role),
             to: bugPath(role, bug._id),
             kind: 'bug' as const,

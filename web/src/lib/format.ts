@@ -49,6 +49,11 @@ export function bugTitle(bug: Pick<Bug, 'title'>): string {
   return bug.title?.trim() || displayDefaults.title;
 }
 
+/** A bug's short name: its key (`WEB-7`), else its number (`#42`; rows that carry no key), else nothing. */
+export function bugName(bug: { key?: string | null; number?: number | null }): string {
+  return bug.key || (bug.number ? `#${bug.number}` : '');
+}
+
 export function bugModule(bug: Pick<Bug, 'module'>): string {
   return bug.module?.trim() || displayDefaults.module;
 }

@@ -1,7 +1,7 @@
 import { format } from 'date-fns';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import type { RefObject } from 'react';
-import { assigneeNames, bugTitle, formatTableDate } from '../../lib/format';
+import { assigneeNames, bugName, bugTitle, formatTableDate } from '../../lib/format';
 import type { Bug, Role } from '../../lib/types';
 import { PriorityBadge, SeverityBadge, StatusBadge } from '../ui/badge';
 import { cx } from '../ui/cx';
@@ -12,7 +12,7 @@ type Column = { key: SortColumn; label: string; className: string };
 
 /** Widths fit 1280 px with the sidebar (no sideways scroll); lesser columns drop out on narrow boxes. */
 const columns: Column[] = [
-  { key: 'number', label: '#', className: 'w-14' },
+  { key: 'number', label: 'Key', className: 'w-20' },
   { key: 'title', label: 'Title', className: '' },
   { key: 'status', label: 'Status', className: 'w-28 @lg:w-32' },
   { key: 'priority', label: 'Priority', className: 'hidden w-24 @2xl:table-cell' },
@@ -144,7 +144,7 @@ export function BugDataTable({
                   <td className="py-2 pl-4">
                     <input
                       type="checkbox"
-                      aria-label={`Select #${bug.number ?? ''} ${bugTitle(bug)}`}
+                      aria-label={`Select ${bugName(bug)} ${bugTitle(bug)}`}
                       checked={selected.has(bug._id)}
                       onClick={(event) => event.stopPropagation()}
                       onChange={() => onToggle(bug._id)}
@@ -152,9 +152,7 @@ export function BugDataTable({
                     />
                   </td>
                 ) : null}
-                <td className="px-3 py-2 font-mono text-xs text-slate-600 tabular-nums">
-                  {bug.number ? `#${bug.number}` : '—'}
-                </td>
+                <td className="px-3 py-2 font-mono text-xs text-slate-600 tabular-nums">{bugName(bug) || '—'}</td>
                 <td className="truncate px-3 py-2 font-medium text-slate-900" title={bugTitle(bug)}>
                   {bugTitle(bug)}
                 </td>

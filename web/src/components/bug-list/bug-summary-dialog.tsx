@@ -1,4 +1,4 @@
-import { assigneeNames, bugModule, bugTitle, formatDate, reporterName } from '../../lib/format';
+import { assigneeNames, bugModule, bugName, bugTitle, formatDate, reporterName } from '../../lib/format';
 import type { Bug, Role } from '../../lib/types';
 import { PriorityBadge, SeverityBadge, StatusBadge } from '../ui/badge';
 import { Modal } from '../ui/modal';
@@ -13,7 +13,7 @@ export function BugSummaryDialog({ bug, viewAs, onClose }: { bug: Bug | null; vi
     <Modal
       isOpen={bug !== null}
       onClose={onClose}
-      title={bug ? `#${bug.number ?? ''} ${bugTitle(bug)}` : ''}
+      title={bug ? `${bugName(bug)} ${bugTitle(bug)}`.trim() : ''}
       description="Reported by someone else: you can see its summary, not its details."
       size="sm"
     >

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { api, messageOf } from '../../lib/api';
-import { statusLabel } from '../../lib/format';
+import { bugName, statusLabel } from '../../lib/format';
 import { teamQuery } from '../../lib/queries';
 import { queryKeys } from '../../lib/query-keys';
 import type { Bug, BugStatus } from '../../lib/types';
@@ -58,7 +58,7 @@ export function BulkActions({ bugs, onClear }: { bugs: Bug[]; onClear: () => voi
     setOutcomes([]);
     setRunning({ done: 0, total: bugs.length });
     for (const [i, bug] of bugs.entries()) {
-      const label = `#${bug.number ?? '?'} ${bug.title}`;
+      const label = `${bugName(bug) || '?'} ${bug.title}`;
       try {
         results.push({ id: bug._id, label, ok: true, message: await act(bug, action) });
       } catch (error) {

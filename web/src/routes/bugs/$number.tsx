@@ -6,8 +6,8 @@ import { clearSession, hasToken, profileQuery } from '../../lib/session';
 import type { Bug, User } from '../../lib/types';
 
 /**
- * `/bugs/42` (issue 16): the bug with that number, opened in the caller's role's page.
- * Someone who may not see it gets the same words as its page would say.
+ * `/bugs/42` (issue 16) and `/bugs/WEB-7` (issue 35): the bug with that number or key, opened
+ * in the caller's role's page. Someone who may not see it gets the same words as its page would say.
  */
 export const Route = createFileRoute('/bugs/$number')({
   beforeLoad: async ({ context, params }) => {
@@ -20,9 +20,15 @@ export const Route = createFileRoute('/bugs/$number')({
       context.queryClient.clear();
       throw redirect({ to: '/login' });
     }
+    const isNumber = /^\d+$/.test(params.number);
+    const name = isNumber ? `#${params.number}` : params.number.toUpperCase();
     let bug: Bug;
     try {
-      bug = await api<Bug>(`/api/bugs/by-number/${encodeURIComponent(params.number)}`);
+      bug = await api<Bug>(
+        isNumber
+          ? `/api/bugs/by-number/${encodeURIComponent(params.number)}`
+          : `/api/bugs/by-key/${encodeURIComponent(params.number)}`,
+      );
     } catch (error) {
       const status = error instanceof ApiError ? error.status : 0;
       return {
@@ -30,7 +36,7 @@ export const Route = createFileRoute('/bugs/$number')({
           status === 403
             ? "You don't have permission to view this bug"
             : status === 404
-              ? `There is no bug #${params.number}`
+              ? `There is no bug ${name}`
               : 'Failed to load the bug',
       };
     }

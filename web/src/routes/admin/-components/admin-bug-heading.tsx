@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { BugNames } from '../../../components/bug-names';
 import { formatDate, reporterName } from '../../../lib/format';
 import type { Bug } from '../../../lib/types';
 
@@ -20,11 +21,7 @@ export function AdminBugHeading({ bug, actions }: { bug: Bug; actions?: ReactNod
       </Link>
       <div className="mb-6 flex min-w-0 flex-col gap-1">
         {/* The page's heading is the bug (api.md "Web conventions"); the form is its section. */}
-        {bug.number ? (
-          <p className="font-mono text-sm text-slate-500">
-            <span className="sr-only">Bug number </span>#{bug.number}
-          </p>
-        ) : null}
+        <BugNames bug={bug} />
         <div className="flex min-w-0 flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
           <div className="min-w-0">
             <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 [overflow-wrap:anywhere]">
