@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capture, type E2E, noSideScroll, openPage, registerUser, startE2E, type TestUser, toast } from './harness.js';
+import {
+  capture,
+  type E2E,
+  http,
+  noSideScroll,
+  openPage,
+  registerUser,
+  startE2E,
+  type TestUser,
+  toast,
+} from './harness.js';
 
 /**
  * Projects in the browser (issue 35, first slice): an admin creates a private team project
@@ -113,5 +123,51 @@ describe('projects: create, members, privacy', () => {
     await page.getByRole('heading', { level: 1, name: /Security team/ }).waitFor();
     await capture(page, 'project-settings-lead');
     await context.close();
+  });
+
+  it('opens /bugs/WEB-1 in the caller’s page, names the bug by key in the table and the palette', async () => {
+    const api = http(e2e.url);
+    const web = await api.post('/api/projects', { key: 'WEB', name: 'Web app' }, admin.token);
+    expect(web.status).toBe(201);
+    const made = await api.post(
+      '/api/bugs',
+      {
+        title: 'Checkout button unresponsive',
+        description: 'Clicking the button does nothing on Safari 17 after adding two items.',
+        assignedTo: [dev.id],
+        projectId: web.body._id,
+      },
+      tester.token,
+    );
+    expect(made.status).toBe(201);
+    const bug = made.body.bug;
+    expect(bug.key).toBe('WEB-1');
+
+    const { page, context } = await openPage(e2e, { user: admin });
+    await page.goto('/bugs/web-1');
+    await page.waitForURL(`**/admin/bugs/${bug._id}`);
+    // Key and number above the title, each named for screen readers.
+    await page.getByText('Bug key WEB-1', { exact: true }).waitFor();
+    await page.getByText(`Bug number #${bug.number}`, { exact: true }).waitFor();
+    await capture(page, 'bug-with-key');
+    await page.goto('/bugs/NOPE-3');
+    await page.getByRole('heading', { name: 'There is no bug NOPE-3' }).waitFor();
+
+    await page.goto('/admin/bugs?view=table');
+    await page.getByRole('cell', { name: 'WEB-1', exact: true }).waitFor();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await palette.getByRole('combobox').fill('WEB-1');
+    await palette.getByRole('option', { name: /WEB-1 Checkout button unresponsive/ }).click();
+    await page.waitForURL(`**/admin/bugs/${bug._id}`);
+    await context.close();
+
+    // A tester opens it in the tester's page.
+    const own = await openPage(e2e, { user: tester });
+    await own.page.goto('/bugs/WEB-1');
+    await own.page.waitForURL(`**/tester/bug/${bug._id}`);
+    await own.page.getByText('Bug key WEB-1', { exact: true }).waitFor();
+    await capture(own.page, 'tester-bug-with-key');
+    await own.context.close();
   });
 });

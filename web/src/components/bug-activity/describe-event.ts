@@ -202,6 +202,9 @@ function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary
       return { summary: 'deleted a comment', details: [] };
     case 'BugNumbered':
       return { summary: `numbered it #${String(data.number ?? '')}`, details: [] };
+    // The page shows the key it has now; the project it left keeps naming it by the old one.
+    case 'BugMovedToProject':
+      return { summary: 'moved it to another project', details: [] };
     // Code links, from GitHub or GitLab: the actor is the commit's author, or the host by name.
     case 'CommitLinked': {
       const sha = String(data.sha ?? '').slice(0, 7);
