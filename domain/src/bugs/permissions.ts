@@ -2,7 +2,18 @@ import type { Actor } from '../core/event.js';
 import { rolePermissions } from '../users/permissions.js';
 
 /** What a permission needs to know of a bug (from its state or its read-model row). */
-export type BugAccessFacts = Readonly<{ reporterId: string; assigneeIds: readonly string[]; deleted: boolean }>;
+export type BugAccessFacts = Readonly<{
+  reporterId: string;
+  assigneeIds: readonly string[];
+  deleted: boolean;
+  /** Its project (absent where the caller knows it is not hidden from the actor). */
+  projectId?: string;
+}>;
+
+/** Whether the bug is in a private project the actor is no member of: for them it does not exist (404). */
+export function isHiddenFrom(actor: Pick<Actor, 'hiddenProjects'>, bug: Pick<BugAccessFacts, 'projectId'>): boolean {
+  return bug.projectId !== undefined && (actor.hiddenProjects?.includes(bug.projectId) ?? false);
+}
 
 /**
  * The bugs a person may open, as a scope (api.md "Who sees what"): every bug, the bugs one
@@ -63,11 +74,12 @@ export function bugAudience(bug: Pick<BugAccessFacts, 'reporterId' | 'assigneeId
 export const bugPermissions = {
   /** Open the detail: a live bug in the actor's `visibleBugScope`. */
   canView(actor: Actor, bug: BugAccessFacts): boolean {
-    if (bug.deleted) return false;
+    if (bug.deleted || isHiddenFrom(actor, bug)) return false;
     return isInBugScope(visibleBugScope(actor), bug);
   },
   /** The audit history: like canView, and admins and auditors also for deleted bugs. */
   canViewHistory(actor: Actor, bug: BugAccessFacts): boolean {
+    if (isHiddenFrom(actor, bug)) return false;
     if (rolePermissions.readsEverything(actor)) return true;
     return bugPermissions.canView(actor, bug);
   },

@@ -55,6 +55,11 @@ export type Actor = Readonly<{
   name?: string;
   /** Set when the caller came with a personal API token (api.md "Integrations") instead of a session. */
   apiToken?: Readonly<{ id: string; scope: 'read' | 'write' }>;
+  /**
+   * The private projects this person is no member of (api.md "Projects"), as the read side
+   * knows them when it answers: their bugs do not exist for them. Absent: none known.
+   */
+  hiddenProjects?: readonly string[];
 }>;
 
 export type Command<Type extends string = string, Data = unknown> = Readonly<{

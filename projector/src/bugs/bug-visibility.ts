@@ -28,10 +28,22 @@ export function bugScopeSql(scope: BugScope, alias?: string): RawBuilder<SqlBool
   }
 }
 
+/**
+ * Not in one of these projects (the private ones a person is no member of: `isHiddenFrom` in
+ * SQL), over a bugs row of `alias`.
+ */
+export function outsideProjectsSql(hidden: readonly string[] | undefined, alias?: string): RawBuilder<SqlBool> {
+  if (!hidden?.length) return sql<SqlBool>`true`;
+  return sql<SqlBool>`not (${sql.ref(alias ? `${alias}.project_id` : 'project_id')} = any(${[...hidden]}::text[]))`;
+}
+
 /** The live bugs `actor` may open (`bugPermissions.canView` in SQL), over a bugs row of `alias`. */
-export function visibleBugsSql(actor: Pick<Actor, 'id' | 'role'>, alias?: string): Expression<SqlBool> {
+export function visibleBugsSql(
+  actor: Pick<Actor, 'id' | 'role' | 'hiddenProjects'>,
+  alias?: string,
+): Expression<SqlBool> {
   const deleted = sql.ref(alias ? `${alias}.deleted` : 'deleted');
-  return sql<SqlBool>`not ${deleted} and (${bugScopeSql(visibleBugScope(actor), alias)})`;
+  return sql<SqlBool>`not ${deleted} and (${bugScopeSql(visibleBugScope(actor), alias)}) and ${outsideProjectsSql(actor.hiddenProjects, alias)}`;
 }
 
 /**

@@ -105,7 +105,12 @@ const peopleOf = (s: ReportedBug): string[] => [
 
 /** The counter keys one live bug adds 1 to: every scope it is in × every dimension. */
 function counterKeys(s: ReportedBug): string[] {
-  const scopes = ['*', `reporter:${s.reporterId}`, ...s.assigneeIds.map((a) => `assignee:${a}`)];
+  const scopes = [
+    '*',
+    `project:${s.projectId}`,
+    `reporter:${s.reporterId}`,
+    ...s.assigneeIds.map((a) => `assignee:${a}`),
+  ];
   const keys: string[] = [];
   for (const scope of scopes) {
     keys.push(`${scope}\u0000status\u0000${s.status}`);

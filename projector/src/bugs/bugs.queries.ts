@@ -13,7 +13,7 @@ import {
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
-import { bugScopeSql, visibleBugsSql } from './bug-visibility.js';
+import { bugScopeSql, outsideProjectsSql, visibleBugsSql } from './bug-visibility.js';
 import { type BugScope, scopeKey } from './bugs.tables.js';
 
 /**
@@ -76,6 +76,8 @@ export type ListQuery = Readonly<{
    * search cannot read others' descriptions.
    */
   descriptionsOf?: BugScope | undefined;
+  /** Private projects the caller is no member of: their bugs are in no list and no total. */
+  hiddenProjects?: readonly string[] | undefined;
   limit?: number | undefined;
   cursor?: ListCursor | undefined;
 }>;
@@ -202,6 +204,7 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
     eb.not(eb.ref('deleted')),
     eb('archived', '=', f.archived === true),
     bugScopeSql(query.scope),
+    outsideProjectsSql(query.hiddenProjects),
   ];
   if (query.status) conditions.push(eb('status', '=', query.status));
   if (f.statuses?.length) conditions.push(eb('status', 'in', [...f.statuses]));
@@ -247,10 +250,11 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
 }
 
 /** Whether a list narrows its scope beyond a status (then its total needs a count, not the counters). */
-export function isFiltered(query: Pick<ListQuery, 'filters' | 'q'>): boolean {
+export function isFiltered(query: Pick<ListQuery, 'filters' | 'q' | 'hiddenProjects'>): boolean {
   const f = query.filters ?? {};
   return Boolean(
     query.q?.trim() ||
+      query.hiddenProjects?.length ||
       f.statuses?.length ||
       f.priorities?.length ||
       f.severities?.length ||
@@ -309,16 +313,28 @@ export async function countListed(db: Kysely<ReadModelDb>, query: ListQuery): Pr
   return Number(row.n);
 }
 
-export type BugAccessRow = Readonly<{ dto: BugDto; reporterId: string; assigneeIds: string[]; deleted: boolean }>;
+export type BugAccessRow = Readonly<{
+  dto: BugDto;
+  reporterId: string;
+  assigneeIds: string[];
+  deleted: boolean;
+  projectId: string;
+}>;
 
 export async function findBug(db: Kysely<ReadModelDb>, id: string): Promise<BugAccessRow | null> {
   const row = await from(db)
     .selectFrom('bugs')
-    .select(['dto', 'reporter_id', 'assignee_ids', 'deleted'])
+    .select(['dto', 'reporter_id', 'assignee_ids', 'deleted', 'project_id'])
     .where('id', '=', id)
     .executeTakeFirst();
   return row
-    ? { dto: row.dto, reporterId: row.reporter_id, assigneeIds: row.assignee_ids, deleted: row.deleted }
+    ? {
+        dto: row.dto,
+        reporterId: row.reporter_id,
+        assigneeIds: row.assignee_ids,
+        deleted: row.deleted,
+        projectId: row.project_id,
+      }
     : null;
 }
 
@@ -329,7 +345,14 @@ export type BugFileRow = BugAccessRow & Readonly<{ file: BugDto['files'][number]
 export async function findBugFile(db: Kysely<ReadModelDb>, id: string, fileId: string): Promise<BugFileRow | null> {
   const row = await from(db)
     .selectFrom('bugs')
-    .select(['dto', 'reporter_id', 'assignee_ids', 'deleted', sql<string | null>`file_keys ->> ${fileId}`.as('key')])
+    .select([
+      'dto',
+      'reporter_id',
+      'assignee_ids',
+      'deleted',
+      'project_id',
+      sql<string | null>`file_keys ->> ${fileId}`.as('key'),
+    ])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return null;
@@ -339,6 +362,7 @@ export async function findBugFile(db: Kysely<ReadModelDb>, id: string, fileId: s
     reporterId: row.reporter_id,
     assigneeIds: row.assignee_ids,
     deleted: row.deleted,
+    projectId: row.project_id,
     file,
     key: file ? row.key : null,
   };
@@ -428,14 +452,40 @@ export type BugCounts = Readonly<{
   priority: Readonly<Record<'Low' | 'Medium' | 'High', number>>;
 }>;
 
-/** The scope's counts by status, severity and priority: at most nine rows, at any size. */
-export async function countBugs(db: Kysely<ReadModelDb>, scope: BugScope): Promise<BugCounts> {
+/**
+ * The scope's counts by status, severity and priority: at most nine rows, at any size. Without
+ * the bugs of `hidden` projects (private ones the caller is no member of): every bug's counts
+ * less those projects' own counters; a person's scope, counted from their bugs' rows.
+ */
+export async function countBugs(
+  db: Kysely<ReadModelDb>,
+  scope: BugScope,
+  hidden: readonly string[] = [],
+): Promise<BugCounts> {
+  if (hidden.length > 0 && scope.kind !== 'all') {
+    const { rows } = await sql<{ dim: string; value: string; n: number }>`
+      select d.dim, d.value, count(*)::int as n
+      from ${sql.table(`${READ_MODEL_SCHEMA}.bugs`)} b
+      cross join lateral (values ('status', b.status), ('severity', b.severity), ('priority', b.priority)) as d(dim, value)
+      where not b.deleted and not b.archived and ${bugScopeSql(scope, 'b')} and ${outsideProjectsSql(hidden, 'b')}
+      group by d.dim, d.value`.execute(db);
+    return bugCountsFrom(rows);
+  }
+  const scopes = [scopeKey(scope), ...hidden.map((id) => `project:${id}`)];
   const rows = await from(db)
     .selectFrom('bug_counters')
-    .select(['dim', 'value', 'n'])
-    .where('scope', '=', scopeKey(scope))
+    .select(['scope', 'dim', 'value', 'n'])
+    .where('scope', 'in', scopes)
     .execute();
-  return bugCountsFrom(rows);
+  if (hidden.length === 0) return bugCountsFrom(rows);
+  const net = new Map<string, { dim: string; value: string; n: number }>();
+  for (const r of rows) {
+    const key = `${r.dim}\u0000${r.value}`;
+    const entry = net.get(key) ?? { dim: r.dim, value: r.value, n: 0 };
+    entry.n += r.scope === '*' ? r.n : -r.n;
+    net.set(key, entry);
+  }
+  return bugCountsFrom([...net.values()]);
 }
 
 /** Counts by dimension from (dimension, value, n) rows; what no row names is 0. */

@@ -35,7 +35,7 @@ export type FileKeys = Record<string, string>;
 
 /**
  * Counts of live (not deleted, not archived) bugs per scope × dimension × value, kept by deltas.
- * scope: `*` (everyone), `reporter:{id}`, `assignee:{id}`; dim: status | severity | priority.
+ * scope: `*` (everyone), `project:{id}`, `reporter:{id}`, `assignee:{id}`; dim: status | severity | priority.
  */
 export interface BugCountersTable {
   scope: string;

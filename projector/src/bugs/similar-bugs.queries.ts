@@ -2,7 +2,7 @@ import type { BugScope, BugStatus, Priority, Severity } from '@bugtrail/domain';
 import { type Kysely, sql } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
-import { bugScopeSql } from './bug-visibility.js';
+import { bugScopeSql, outsideProjectsSql } from './bug-visibility.js';
 
 /**
  * The SQL behind read-api's triage suggestions (ADR 019): bugs like the one being typed, found by
@@ -155,6 +155,8 @@ export type SimilarQuery = Readonly<{
    * too low to matter).
    */
   descriptionsOf?: BugScope;
+  /** Private projects the caller is no member of: their bugs count for nothing here. */
+  hiddenProjects?: readonly string[] | undefined;
 }>;
 
 type Row = {
@@ -199,7 +201,7 @@ export async function findSimilarBugs(
   if (tsquery === null) return [];
   const title = query.title.trim();
   // Built per call, not `$1 is null or …`: the planner then sees which indexes apply.
-  const inScope = bugScopeSql(query.within ?? { kind: 'all' }, 'b');
+  const inScope = sql`${bugScopeSql(query.within ?? { kind: 'all' }, 'b')} and ${outsideProjectsSql(query.hiddenProjects, 'b')}`;
   const searchable =
     query.descriptionsOf === undefined
       ? sql`b.search`

@@ -110,3 +110,29 @@ export async function findProjectLabels(
     .execute();
   return new Map(rows.map((row) => [row.id, { key: row.key, name: row.name }]));
 }
+
+/**
+ * The private projects `actor` is no member of (none for admins and auditors): their bugs do
+ * not exist for them (api.md "Projects"). Read once per request; a few rows at most.
+ */
+export async function hiddenProjectIds(db: Kysely<ReadModelDb>, actor: Pick<Actor, 'id' | 'role'>): Promise<string[]> {
+  if (seesEveryProject(actor)) return [];
+  const rows = await db
+    .withSchema(READ_MODEL_SCHEMA)
+    .selectFrom('projects')
+    .select('projects.id')
+    .where('projects.private', '=', true)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('project_members')
+            .select('project_members.user_id')
+            .whereRef('project_members.project_id', '=', 'projects.id')
+            .where('project_members.user_id', '=', actor.id),
+        ),
+      ),
+    )
+    .execute();
+  return rows.map((row) => row.id);
+}

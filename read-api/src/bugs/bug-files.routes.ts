@@ -4,6 +4,7 @@ import {
   bugMessages,
   bugPermissions,
   ForbiddenError,
+  isHiddenFrom,
   isPreviewableImage,
   NotFoundError,
 } from '@bugtrail/domain';
@@ -11,6 +12,7 @@ import { type AuthEnv, normalizeUploadKey, requireAuth } from '@bugtrail/platfor
 import { findBugFile } from '@bugtrail/projector';
 import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
+import { withHiddenProjects } from '../projects/hidden-projects.js';
 import { sendFile } from '../static.js';
 
 /**
@@ -49,7 +51,7 @@ export function contentDisposition(kind: 'inline' | 'attachment', name: string):
 
 export function createBugFileReadRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps.tokens));
+  app.use('*', requireAuth(deps.tokens), withHiddenProjects(deps));
   const root = path.resolve(deps.uploadsDir);
 
   app.get('/:id/attachments/:fileId', async (c) => {
@@ -58,7 +60,7 @@ export function createBugFileReadRoutes(deps: ReadApiDeps) {
     const fileId = c.req.param('fileId');
     const row = /^[\w-]{1,100}$/.test(id) ? await findBugFile(deps.db, id, fileId) : null;
     // As GET /api/bugs/{id} and its history answer: who may not see the bug learns nothing of its files.
-    if (!row || (row.deleted && !bugPermissions.canViewHistory(actor, row)))
+    if (!row || isHiddenFrom(actor, row) || (row.deleted && !bugPermissions.canViewHistory(actor, row)))
       throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canViewHistory(actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
     const key = row.file && row.key ? normalizeUploadKey(row.key) : null;

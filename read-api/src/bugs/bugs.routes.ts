@@ -6,6 +6,7 @@ import {
   coversBugScope,
   evolveBugWith,
   ForbiddenError,
+  isHiddenFrom,
   NotFoundError,
   parseBugKey,
   parseStatusFilter,
@@ -46,6 +47,7 @@ import {
 import { type Context, Hono } from 'hono';
 import { asOfQuery, effectiveAsOf } from '../as-of.js';
 import type { ReadApiDeps } from '../deps.js';
+import { withHiddenProjects } from '../projects/hidden-projects.js';
 import { createBugFileReadRoutes } from './bug-files.routes.js';
 import { historyQuery, listQuery } from './bugs.schemas.js';
 import { createBugCommentsRoutes } from './comments.routes.js';
@@ -146,7 +148,7 @@ async function list(
   options: ListOptions,
   scopeCounts?: Promise<BugCounts>,
 ) {
-  const query: ListQuery = { scope, ...options };
+  const query: ListQuery = { scope, ...options, hiddenProjects: c.var.actor.hiddenProjects };
   const [page, total] = await Promise.all([
     listBugs(deps.db, query),
     options.limit === undefined ? Promise.resolve(undefined) : listTotal(deps, query, scopeCounts),
@@ -166,7 +168,7 @@ async function listTotal(deps: ReadApiDeps, query: ListQuery, scopeCounts?: Prom
 /** GET /api/bugs and everything under it. */
 export function createBugsRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps.tokens));
+  app.use('*', requireAuth(deps.tokens), withHiddenProjects(deps));
   app.route('/', createBugFileReadRoutes(deps));
   app.route('/', createBugCommentsRoutes(deps));
 
@@ -179,7 +181,7 @@ export function createBugsRoutes(deps: ReadApiDeps) {
   ) => {
     const options: ListOptions = { ...listOptions(c), descriptionsOf: detailScope };
     // The summary's counters also give the page's total when both cover the same bugs: one read, not two.
-    const summary = countBugs(deps.db, summaryScope);
+    const summary = countBugs(deps.db, summaryScope, c.var.actor.hiddenProjects);
     const sameScope = scopeKey(listScope) === scopeKey(summaryScope);
     const [page, counts] = await Promise.all([
       list(c, deps, listScope, options, sameScope ? summary : undefined),
@@ -248,8 +250,8 @@ export function createBugsRoutes(deps: ReadApiDeps) {
       });
     }
     const [counts, recent, suggestions] = await Promise.all([
-      countBugs(deps.db, scope),
-      listBugs(deps.db, { scope, limit: 10 }),
+      countBugs(deps.db, scope, c.var.actor.hiddenProjects),
+      listBugs(deps.db, { scope, limit: 10, hiddenProjects: c.var.actor.hiddenProjects }),
       role === 'admin' ? suggestionUsage(deps.db) : undefined,
     ]);
     return c.json({ ...dashboardAnswer(role, counts, recent.bugs), ...(suggestions ? { suggestions } : {}) });
@@ -265,7 +267,11 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     const events = await deps.store.readStream(streams.bug(id));
     let state: BugState = { kind: 'empty' };
     for (const e of events) state = evolveBugWith(state, e);
-    if (state.kind !== 'reported' || (state.deleted && !bugPermissions.canViewHistory(actor, state))) {
+    if (
+      state.kind !== 'reported' ||
+      isHiddenFrom(actor, state) ||
+      (state.deleted && !bugPermissions.canViewHistory(actor, state))
+    ) {
       throw new NotFoundError(bugMessages.notFound);
     }
     if (!bugPermissions.canViewHistory(actor, state)) throw new ForbiddenError(bugMessages.noPermissionToView);
@@ -285,7 +291,7 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     const raw = c.req.param('n');
     const number = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
     const row = number > 0 ? await findBugByNumber(deps.db, number) : null;
-    if (!row || row.deleted) throw new NotFoundError(bugMessages.notFound);
+    if (!row || row.deleted || isHiddenFrom(c.var.actor, row)) throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
     return c.json(row.dto);
   });
@@ -296,14 +302,14 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     const key = parseBugKey(c.req.param('key'));
     const project = key ? await findVisibleProject(deps.db, c.var.actor, key.key) : null;
     const row = key && project ? await findBugByProjectNumber(deps.db, project.id, key.number) : null;
-    if (!row || row.deleted) throw new NotFoundError(bugMessages.notFound);
+    if (!row || row.deleted || isHiddenFrom(c.var.actor, row)) throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
     return c.json(row.dto);
   });
 
   app.get('/:id', async (c) => {
     const row = await findBug(deps.db, c.req.param('id'));
-    if (!row || row.deleted) throw new NotFoundError(bugMessages.notFound);
+    if (!row || row.deleted || isHiddenFrom(c.var.actor, row)) throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
     return c.json(row.dto);
   });

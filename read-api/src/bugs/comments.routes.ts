@@ -1,4 +1,11 @@
-import { bugMessages, bugPermissions, type CommentDto, ForbiddenError, NotFoundError } from '@bugtrail/domain';
+import {
+  bugMessages,
+  bugPermissions,
+  type CommentDto,
+  ForbiddenError,
+  isHiddenFrom,
+  NotFoundError,
+} from '@bugtrail/domain';
 import type { AuthEnv } from '@bugtrail/platform';
 import { findBug, listBugComments } from '@bugtrail/projector';
 import { Hono } from 'hono';
@@ -15,7 +22,7 @@ export function createBugCommentsRoutes(deps: ReadApiDeps) {
   app.get('/:id/comments', async (c) => {
     const bugId = c.req.param('id');
     const bug = await findBug(deps.db, bugId);
-    if (!bug || bug.deleted) throw new NotFoundError(bugMessages.notFound);
+    if (!bug || bug.deleted || isHiddenFrom(c.var.actor, bug)) throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canView(c.var.actor, bug)) throw new ForbiddenError(bugMessages.noPermissionToView);
     const rows = await listBugComments(deps.db, bugId);
     const comments: CommentDto[] = rows.map((row) => ({

@@ -122,11 +122,14 @@ export async function suggestTriage(
   // Duplicates and descriptions: the bugs the caller may open, when that is not every bug.
   const visible = visibleBugScope(actor);
   const own = visible.kind === 'all' ? undefined : visible;
+  const { hiddenProjects } = actor;
   const [words, stats] = await Promise.all([queryWords(db, title, description), wordStats(db)]);
   if (words.length === 0) return noSuggestions;
   const [team, mine] = await Promise.all([
-    findSimilarBugs(db, { title, description, ...(own ? { descriptionsOf: own } : {}) }, words, stats),
-    own ? findSimilarBugs(db, { title, description, within: own, descriptionsOf: own }, words, stats) : null,
+    findSimilarBugs(db, { title, description, hiddenProjects, ...(own ? { descriptionsOf: own } : {}) }, words, stats),
+    own
+      ? findSimilarBugs(db, { title, description, hiddenProjects, within: own, descriptionsOf: own }, words, stats)
+      : null,
   ]);
   const teamRanked = ranked(team);
   const duplicates: DuplicateSuggestion[] = ranked(mine ?? team)

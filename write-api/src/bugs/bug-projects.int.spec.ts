@@ -5,6 +5,7 @@ import {
   createTestDatabase,
   expectRefused,
   http,
+  registerAuditor,
   registerUser,
   type TestUser,
   type ThrowawayDatabase,
@@ -187,6 +188,100 @@ describe('bugs in projects: keys, the default project, moves', () => {
     // Its history records the move.
     const history = await api.get(`/api/bugs/${bug._id}/history`, admin.token);
     expect(JSON.stringify(history.body)).toContain('BugMovedToProject');
+  });
+});
+
+describe('a private project’s bugs do not exist for those outside it', () => {
+  let t: TestSystem;
+  let api: ReturnType<typeof http>;
+  let admin: TestUser;
+  let auditor: TestUser;
+  let dev: TestUser;
+  let tess: TestUser;
+  let tom: TestUser;
+  let vault: { _id: string };
+  let secret: { _id: string; number: number; key: string };
+  let open: { _id: string };
+
+  beforeAll(async () => {
+    t = await startTestSystem();
+    api = http(t.url);
+    admin = await registerUser(t.url, 'admin', 'Ada Admin');
+    auditor = await registerAuditor(t.url, admin.token, 'Audrey Auditor');
+    dev = await registerUser(t.url, 'developer', 'Dan Developer');
+    tess = await registerUser(t.url, 'tester', 'Tess Tester');
+    tom = await registerUser(t.url, 'tester', 'Tom Outsider');
+    vault = (await api.post('/api/projects', { key: 'SEC', name: 'Security', private: true }, admin.token)).body;
+    for (const user of [tess, dev]) {
+      await api.call('PUT', `/api/projects/${vault._id}/members/${user.id}`, {
+        body: { role: 'member' },
+        token: admin.token,
+      });
+    }
+    secret = (
+      await api.post(
+        '/api/bugs',
+        report('Session token printed in access logs', dev.id, { projectId: vault._id }),
+        tess.token,
+      )
+    ).body.bug;
+    open = (await api.post('/api/bugs', report('Session banner overlaps the menu', dev.id), tom.token)).body.bug;
+    expect(secret.key).toBe('SEC-1');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const addressed = (bug: { _id: string; number: number; key: string }) => [
+    `/api/bugs/${bug._id}`,
+    `/api/bugs/by-number/${bug.number}`,
+    `/api/bugs/by-key/${bug.key}`,
+    `/api/bugs/${bug._id}/history`,
+    `/api/bugs/${bug._id}/comments`,
+  ];
+  const listedIds = async (path: string, token: string) => {
+    const answer = await api.get(path, token);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return { ids: (answer.body.bugs as { _id: string }[]).map((b) => b._id), body: answer.body };
+  };
+
+  it('answers 404 to a non-member wherever the bug is addressed, and the whole bug to members, admins and auditors', async () => {
+    for (const path of addressed(secret)) {
+      const hidden = await api.get(path, tom.token);
+      expect(hidden.status, path).toBe(404);
+      expect(JSON.stringify(hidden.body)).not.toContain('Session token');
+      for (const user of [tess, dev, admin, auditor]) expect((await api.get(path, user.token)).status, path).toBe(200);
+    }
+  });
+
+  it('leaves it out of a non-member’s lists, totals and searches, and keeps it in a member’s', async () => {
+    const theirs = await listedIds('/api/bugs/all-viewable?limit=50', tom.token);
+    expect(theirs.ids).toEqual([open._id]);
+    expect(theirs.body.total).toBe(1);
+    // The summary counts what Tom may list (from the counters, less the hidden project's).
+    expect(theirs.body.statusSummary).toMatchObject({ all: 1, open: 1 });
+    for (const q of ['Session', 'SEC-1', `%23${secret.number}`]) {
+      expect((await listedIds(`/api/bugs/all-viewable?q=${q}`, tom.token)).ids).not.toContain(secret._id);
+    }
+    const members = await listedIds('/api/bugs/all-viewable?limit=50', tess.token);
+    expect(members.ids.sort()).toEqual([secret._id, open._id].sort());
+    expect(members.body.total).toBe(2);
+    expect((await listedIds('/api/bugs/all-viewable?q=SEC-1', tess.token)).ids).toEqual([secret._id]);
+    expect(members.body.statusSummary).toMatchObject({ all: 2, open: 2 });
+    expect((await listedIds('/api/bugs?limit=50', admin.token)).body.total).toBe(2);
+  });
+
+  it('hides a member’s own report from them once they leave the project', async () => {
+    const removed = await api.call('DELETE', `/api/projects/${vault._id}/members/${tess.id}`, { token: admin.token });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expect((await api.get(`/api/bugs/${secret._id}`, tess.token)).status).toBe(404);
+    const own = await listedIds('/api/bugs?limit=50', tess.token);
+    expect(own.ids).toEqual([]);
+    expect(own.body.statusSummary).toMatchObject({ all: 0 });
+    const dashboard = await api.get('/api/bugs/tester-dashboard', tess.token);
+    expect(dashboard.status).toBe(200);
+    expect(JSON.stringify(dashboard.body)).not.toContain(secret._id);
+    expect(JSON.stringify(dashboard.body)).not.toContain('Session token');
   });
 });
 
