@@ -13,6 +13,8 @@ const TABLES: Table[] = [
   { name: 'bugs', order: 'id' },
   { name: 'bug_counters', order: 'scope, dim, value' },
   { name: 'bug_users', order: 'id' },
+  { name: 'bug_projects', order: 'id' },
+  { name: 'bug_keys', order: 'project_id, number' },
   { name: 'flow_bugs', order: 'bug_id' },
   { name: 'bug_intervals', order: 'bug_id, field, entered_revision, value' },
   { name: 'bug_changes', order: 'position' },
@@ -86,6 +88,34 @@ describe('bug read models: random events, then rebuild = live', () => {
     }
     const everyone = [...people.admins, ...people.testers, ...people.developers];
 
+    // Projects (issue 35): reports go to one or to none (General, as before projects); now and
+    // then one takes a new key or name, or a bug moves, and every answer must follow.
+    const projects = [
+      { id: randomUUID(), key: 'WEB', last: 0 },
+      { id: randomUUID(), key: 'API', last: 0 },
+    ];
+    for (const project of projects) {
+      await t.system.store.append(
+        `project-${project.id}`,
+        [
+          event(
+            'ProjectCreated',
+            {
+              projectId: project.id,
+              key: project.key,
+              name: `${project.key} app`,
+              description: '',
+              private: false,
+              access: 'reporters',
+            },
+            { actorId: people.admins[0]!, at: tick() },
+          ),
+        ],
+        'no_stream',
+      );
+    }
+    let keyCount = 0;
+
     const bugs = new Map<string, BugState>();
     const live = () => [...bugs.entries()].filter(([, s]) => s.kind === 'reported' && !s.deleted);
     let total = 0;
@@ -112,9 +142,38 @@ describe('bug read models: random events, then rebuild = live', () => {
             assigneeIds: r.some(people.developers, 3),
             checklist: Array.from({ length: r.int(3) }, (_, i) => `Step ${i}`),
             attachments: r.next() < 0.3 ? [`https://example.com/${total}.png`] : [],
+            ...(r.next() < 0.6
+              ? (() => {
+                  const project = r.pick(projects);
+                  project.last += 1;
+                  return { project: { id: project.id, number: project.last } };
+                })()
+              : {}),
           },
           { at },
         );
+      } else if (roll < 0.2) {
+        // A project takes a new key (or only a new name): its bugs' keys follow.
+        const project = r.pick(projects);
+        stream = `project-${project.id}`;
+        keyCount += 1;
+        const previousKey = project.key;
+        events =
+          r.next() < 0.5
+            ? [
+                event(
+                  'ProjectRenamed',
+                  { projectId: project.id, name: `Renamed${odd()} ${total}` },
+                  { actorId: null, at },
+                ),
+              ]
+            : [
+                event(
+                  'ProjectKeyChanged',
+                  { projectId: project.id, key: (project.key = `K${keyCount}${previousKey.slice(0, 1)}`), previousKey },
+                  { actorId: null, at },
+                ),
+              ];
       } else if (roll < 0.24) {
         // A profile change renames someone shown on many bugs.
         const userId = r.pick(everyone);
@@ -203,6 +262,16 @@ describe('bug read models: random events, then rebuild = live', () => {
                   actor,
                 ),
           ];
+        } else if (kind === 9 && r.next() < 0.5) {
+          const project = r.pick(projects.filter((p) => p.id !== state.projectId));
+          project.last += 1;
+          events = [
+            event(
+              'BugMovedToProject',
+              { bugId, fromProjectId: state.projectId, projectId: project.id, projectNumber: project.last },
+              actor,
+            ),
+          ];
         } else {
           events = [event('BugDeleted', { bugId }, actor)];
         }
@@ -225,6 +294,7 @@ describe('bug read models: random events, then rebuild = live', () => {
       select to_jsonb(c) as row from (
         select scope, dim, value, count(*)::int as n from (
           select '*' as scope, status, severity, priority from rm.bugs where not deleted
+          union all select 'project:' || project_id, status, severity, priority from rm.bugs where not deleted
           union all select 'reporter:' || reporter_id, status, severity, priority from rm.bugs where not deleted
           union all select 'assignee:' || a, status, severity, priority from rm.bugs, unnest(assignee_ids) a where not deleted
         ) s, lateral (values ('status', status), ('severity', severity), ('priority', priority)) as d(dim, value)
