@@ -62,6 +62,8 @@ export type ListFilters = Readonly<{
   today?: string | undefined;
   /** The archived bugs instead of the others (archive.ts); they are in no other list. */
   archived?: boolean | undefined;
+  /** Projects by `_id` or by any key they have had: a bug matches when it is in any of them. */
+  projects?: readonly string[] | undefined;
 }>;
 
 export type ListQuery = Readonly<{
@@ -218,6 +220,11 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
     conditions.push(eb.or(either));
   }
   if (f.reporters?.length) conditions.push(eb('reporter_id', 'in', [...f.reporters]));
+  if (f.projects?.length) {
+    const keys = f.projects.map((p) => p.toUpperCase());
+    conditions.push(sql<boolean>`(project_id = any(${[...f.projects]}::text[]) or project_id in (
+      select pk.project_id from ${sql.id(READ_MODEL_SCHEMA, 'project_keys')} pk where pk.key = any(${keys}::text[])))`);
+  }
   if (f.modules?.length) {
     const modules = f.modules.map((m) => sql`lower(${m})`);
     conditions.push(sql<boolean>`lower(dto->>'module') in (${sql.join(modules)})`);
@@ -260,6 +267,7 @@ export function isFiltered(query: Pick<ListQuery, 'filters' | 'q' | 'hiddenProje
       f.severities?.length ||
       f.assignees?.length ||
       f.reporters?.length ||
+      f.projects?.length ||
       f.modules?.length ||
       f.due ||
       f.archived,

@@ -122,6 +122,7 @@ export function listOptions(c: Context): ListOptions {
     severities: wordList(filterValues(c, 'severity'), severities, 'severity'),
     assignees: orNone(filterValues(c, 'assignee')),
     reporters: orNone(filterValues(c, 'reporter')),
+    projects: orNone(filterValues(c, 'project')),
     modules: orNone(filterValues(c, 'module', true, 50)),
     due: query.due,
     today: startOfTodayUtc(),

@@ -67,6 +67,13 @@ export const listQuery = z.object({
     .describe(
       'overdue: due before today (UTC) and not Closed; week: due today or in the next 6 days; none: no due date',
     ),
+  project: z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      'A project’s key (any it has had, any case) or `_id`; several: comma-separated or the parameter repeated (`project=WEB&project=API`). A project the caller cannot see matches nothing',
+    ),
   archived: z
     .enum(['true', 'false'], { error: 'archived must be true or false' })
     .optional()

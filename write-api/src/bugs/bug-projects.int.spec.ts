@@ -150,6 +150,20 @@ describe('bugs in projects: keys, the default project, moves', () => {
       tess.token,
     );
     expect(next.body.bug.key).toBe('SHOP-21');
+    // Lists take the project by its key (any it has had, any case) or id, several at once.
+    const inProject = async (query: string) => {
+      const answer = await api.get(`/api/bugs?limit=100&${query}`, admin.token);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return { keys: (answer.body.bugs as { key: string }[]).map((b) => b.key), total: answer.body.total };
+    };
+    const shop = await inProject('project=SHOP');
+    expect(shop.keys).toHaveLength(21);
+    expect(shop.total).toBe(21);
+    expect(shop.keys.every((k) => k.startsWith('SHOP-'))).toBe(true);
+    for (const query of ['project=web', `project=${web._id}`]) expect((await inProject(query)).keys).toEqual(shop.keys);
+    const both = await inProject('project=SHOP&project=BUG');
+    expect(both.total).toBe(22);
+    expect((await inProject('project=NOPE')).total).toBe(0);
     for (const missing of ['SHOP-99', 'SHOP-0', 'SHOP', 'NOPE-1', '42']) {
       expect((await byKey(missing, tess.token)).status).toBe(404);
     }
@@ -255,6 +269,10 @@ describe('a private project’s bugs do not exist for those outside it', () => {
   });
 
   it('leaves it out of a non-member’s lists, totals and searches, and keeps it in a member’s', async () => {
+    const byProject = await listedIds('/api/bugs/all-viewable?limit=50&project=SEC', tom.token);
+    expect(byProject.ids).toEqual([]);
+    expect(byProject.body.total).toBe(0);
+    expect((await listedIds('/api/bugs/all-viewable?limit=50&project=SEC', tess.token)).ids).toEqual([secret._id]);
     const theirs = await listedIds('/api/bugs/all-viewable?limit=50', tom.token);
     expect(theirs.ids).toEqual([open._id]);
     expect(theirs.body.total).toBe(1);
