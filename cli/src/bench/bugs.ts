@@ -87,12 +87,43 @@ async function registerTeam(base: string, testers: number, developers: number): 
   return { admin, testers: t, developers: d };
 }
 
-/** Appends `count` bug reports (≈ 3.6 events each) at 16 appends in flight; answers the last position. */
+/** Projects the bench's bugs are spread over (issue 35): 20, the last private with only some testers in it. */
+export const BENCH_PROJECTS = 20;
+const benchProjectKey = (i: number) => `P${String(i).padStart(2, '0')}`;
+
+/** The bench's projects, made through the API as an admin would (the last one private, two testers in it). */
+async function createBenchProjects(base: string, team: BenchTeam): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < BENCH_PROJECTS; i++) {
+    const isPrivate = i === BENCH_PROJECTS - 1;
+    const made = await benchCall(`${base}/api/projects`, {
+      body: { key: benchProjectKey(i), name: `Bench project ${i}`, private: isPrivate },
+      token: team.admin.token,
+    });
+    ids.push(made._id);
+    if (isPrivate) {
+      for (const tester of team.testers.slice(1, 3)) {
+        await benchCall(`${base}/api/projects/${made._id}/members/${tester.id}`, {
+          method: 'PUT',
+          body: { role: 'member' },
+          token: team.admin.token,
+        });
+      }
+    }
+  }
+  return ids;
+}
+
+/**
+ * Appends `count` bug reports (≈ 3.6 events each) at 16 appends in flight; answers the last
+ * position. With `projects`, bug i goes to project i mod their number, numbered there in order.
+ */
 async function loadBugs(
   store: PostgresEventStore,
   team: BenchTeam,
   count: number,
   log: (m: string) => void,
+  projects: readonly string[] = [],
 ): Promise<{ events: number; last: Position }> {
   let events = 0;
   let last: Position = '';
@@ -114,6 +145,9 @@ async function loadBugs(
         module: `module-${i % 40}`,
         assigneeIds: [developer.id],
         checklist: ['Reproduce it'],
+        ...(projects.length > 0
+          ? { project: { id: projects[i % projects.length]!, number: Math.floor(i / projects.length) + 1 } }
+          : {}),
       },
       { at },
     );
@@ -152,8 +186,9 @@ export async function fillStore(
   const pool = createPool(url, { max: 20 });
   try {
     const team = await registerTeam(server.url, 20, 50);
+    const projects = await createBenchProjects(server.url, team);
     const started = performance.now();
-    const { events, last } = await loadBugs(new PostgresEventStore(pool), team, bugs, log);
+    const { events, last } = await loadBugs(new PostgresEventStore(pool), team, bugs, log, projects);
     const loadSeconds = (performance.now() - started) / 1000;
     const catchUpSeconds = await waitForProjector(pool, last, log);
     const { rows } = await pool.query<{ n: string }>('select count(*) as n from eventstore.events');
@@ -220,6 +255,17 @@ export function bugsReadSuite(root: string): BenchSuite {
           ['tester: GET /api/bugs?limit=25', '/api/bugs?limit=25', team.testers[0]!.token],
           ['developer: GET /api/bugs/assigned?limit=25', '/api/bugs/assigned?limit=25', team.developers[0]!.token],
           ['admin: GET /api/bugs?status=pending&limit=25', '/api/bugs?status=pending&limit=25', team.admin.token],
+          // Issue 35: one project's bugs, and a tester outside the private project (its bugs left out of rows and totals).
+          [
+            `admin: GET /api/bugs?project=${benchProjectKey(7)}&limit=25`,
+            `/api/bugs?project=${benchProjectKey(7)}&limit=25`,
+            team.admin.token,
+          ],
+          [
+            'tester outside a private project: GET /api/bugs/all-viewable?limit=25',
+            '/api/bugs/all-viewable?limit=25',
+            team.testers[0]!.token,
+          ],
         ];
         for (const [name, pathAndQuery, token] of lists) {
           await runConcurrent(200, 32, () => benchCall(server.url + pathAndQuery, { token }).then(() => {}));

@@ -62,7 +62,7 @@ export type ListFilters = Readonly<{
   today?: string | undefined;
   /** The archived bugs instead of the others (archive.ts); they are in no other list. */
   archived?: boolean | undefined;
-  /** Projects by `_id` or by any key they have had: a bug matches when it is in any of them. */
+  /** Projects by `_id` (resolveProjectIds turns keys into ids): a bug matches when it is in any of them. */
   projects?: readonly string[] | undefined;
 }>;
 
@@ -220,11 +220,7 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
     conditions.push(eb.or(either));
   }
   if (f.reporters?.length) conditions.push(eb('reporter_id', 'in', [...f.reporters]));
-  if (f.projects?.length) {
-    const keys = f.projects.map((p) => p.toUpperCase());
-    conditions.push(sql<boolean>`(project_id = any(${[...f.projects]}::text[]) or project_id in (
-      select pk.project_id from ${sql.id(READ_MODEL_SCHEMA, 'project_keys')} pk where pk.key = any(${keys}::text[])))`);
-  }
+  if (f.projects?.length) conditions.push(sql<boolean>`project_id = any(${[...f.projects]}::text[])`);
   if (f.modules?.length) {
     const modules = f.modules.map((m) => sql`lower(${m})`);
     conditions.push(sql<boolean>`lower(dto->>'module') in (${sql.join(modules)})`);
@@ -256,12 +252,30 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
   return conditions;
 }
 
+/**
+ * The ids of the projects `values` name, each by its `_id` or by any key it has had (any case);
+ * a value that names none names nothing (an impossible id keeps the filter, matching no bug).
+ */
+export async function resolveProjectIds(db: Kysely<ReadModelDb>, values: readonly string[]): Promise<string[]> {
+  if (values.length === 0) return [];
+  const { rows } = await sql<{ id: string }>`
+    select id from ${sql.id(READ_MODEL_SCHEMA, 'projects')} where id = any(${[...values]}::text[])
+    union select project_id from ${sql.id(READ_MODEL_SCHEMA, 'project_keys')}
+      where key = any(${values.map((v) => v.toUpperCase())}::text[])`.execute(db);
+  return rows.length > 0 ? rows.map((r) => r.id) : [''];
+}
+
+/** Whether a list narrows by projects and by nothing else (then its total is the projects' counters). */
+export function isFilteredByProjectsOnly(query: Pick<ListQuery, 'filters' | 'q' | 'scope'>): boolean {
+  const f = query.filters ?? {};
+  return Boolean(f.projects?.length) && !isFiltered({ ...query, filters: { ...f, projects: undefined } });
+}
+
 /** Whether a list narrows its scope beyond a status (then its total needs a count, not the counters). */
-export function isFiltered(query: Pick<ListQuery, 'filters' | 'q' | 'hiddenProjects'>): boolean {
+export function isFiltered(query: Pick<ListQuery, 'filters' | 'q'>): boolean {
   const f = query.filters ?? {};
   return Boolean(
     query.q?.trim() ||
-      query.hiddenProjects?.length ||
       f.statuses?.length ||
       f.priorities?.length ||
       f.severities?.length ||
@@ -470,30 +484,55 @@ export async function countBugs(
   scope: BugScope,
   hidden: readonly string[] = [],
 ): Promise<BugCounts> {
-  if (hidden.length > 0 && scope.kind !== 'all') {
-    const { rows } = await sql<{ dim: string; value: string; n: number }>`
-      select d.dim, d.value, count(*)::int as n
-      from ${sql.table(`${READ_MODEL_SCHEMA}.bugs`)} b
-      cross join lateral (values ('status', b.status), ('severity', b.severity), ('priority', b.priority)) as d(dim, value)
-      where not b.deleted and not b.archived and ${bugScopeSql(scope, 'b')} and ${outsideProjectsSql(hidden, 'b')}
-      group by d.dim, d.value`.execute(db);
-    return bugCountsFrom(rows);
-  }
-  const scopes = [scopeKey(scope), ...hidden.map((id) => `project:${id}`)];
-  const rows = await from(db)
-    .selectFrom('bug_counters')
-    .select(['scope', 'dim', 'value', 'n'])
-    .where('scope', 'in', scopes)
-    .execute();
+  const all = scope.kind === 'all';
+  const scopes = [scopeKey(scope), ...(all ? hidden.map((id) => `project:${id}`) : [])];
+  const [rows, inHidden] = await Promise.all([
+    from(db).selectFrom('bug_counters').select(['scope', 'dim', 'value', 'n']).where('scope', 'in', scopes).execute(),
+    // A person's scope meets a hidden project in a few bugs at most (their own, from before they left it).
+    hidden.length > 0 && !all
+      ? sql<{ dim: string; value: string; n: number }>`
+          select d.dim, d.value, count(*)::int as n
+          from ${sql.table(`${READ_MODEL_SCHEMA}.bugs`)} b
+          cross join lateral (values ('status', b.status), ('severity', b.severity), ('priority', b.priority)) as d(dim, value)
+          where not b.deleted and not b.archived and ${bugScopeSql(scope, 'b')}
+            and b.project_id = any(${[...hidden]}::text[])
+          group by d.dim, d.value`
+          .execute(db)
+          .then((result) => result.rows)
+      : [],
+  ]);
   if (hidden.length === 0) return bugCountsFrom(rows);
   const net = new Map<string, { dim: string; value: string; n: number }>();
-  for (const r of rows) {
+  const add = (r: { dim: string; value: string }, n: number) => {
     const key = `${r.dim}\u0000${r.value}`;
     const entry = net.get(key) ?? { dim: r.dim, value: r.value, n: 0 };
-    entry.n += r.scope === '*' ? r.n : -r.n;
+    entry.n += n;
     net.set(key, entry);
-  }
+  };
+  for (const r of rows) add(r, r.scope === scopeKey(scope) ? r.n : -r.n);
+  for (const r of inHidden) add(r, -r.n);
   return bugCountsFrom([...net.values()]);
+}
+
+/** The counts of these projects' bugs (their own counters, added up), less those of `hidden` ones. */
+export async function countProjectBugs(
+  db: Kysely<ReadModelDb>,
+  projectIds: readonly string[],
+  hidden: readonly string[] = [],
+): Promise<BugCounts> {
+  const wanted = [...new Set(projectIds)].filter((id) => !hidden.includes(id));
+  if (wanted.length === 0) return bugCountsFrom([]);
+  const rows = await from(db)
+    .selectFrom('bug_counters')
+    .select(['dim', 'value', sql<number>`sum(n)::int`.as('n')])
+    .where(
+      'scope',
+      'in',
+      wanted.map((id) => `project:${id}`),
+    )
+    .groupBy(['dim', 'value'])
+    .execute();
+  return bugCountsFrom(rows);
 }
 
 /** Counts by dimension from (dimension, value, n) rows; what no row names is 0. */

@@ -25,6 +25,7 @@ import {
   countBugs,
   countBugsAsOf,
   countListed,
+  countProjectBugs,
   decodeCursor,
   defaultBugSort,
   findBug,
@@ -33,12 +34,14 @@ import {
   findUser,
   findVisibleProject,
   isFiltered,
+  isFilteredByProjectsOnly,
   isInBugScope,
   type ListFilters,
   type ListQuery,
   listBugs,
   listedBugScope,
   newestBugIdsAsOf,
+  resolveProjectIds,
   scopeKey,
   suggestionUsage,
   suggestionUsageAsOf,
@@ -149,7 +152,15 @@ async function list(
   options: ListOptions,
   scopeCounts?: Promise<BugCounts>,
 ) {
-  const query: ListQuery = { scope, ...options, hiddenProjects: c.var.actor.hiddenProjects };
+  const projects = options.filters?.projects;
+  const query: ListQuery = {
+    scope,
+    ...options,
+    ...(projects?.length
+      ? { filters: { ...options.filters, projects: await resolveProjectIds(deps.db, projects) } }
+      : {}),
+    hiddenProjects: c.var.actor.hiddenProjects,
+  };
   const [page, total] = await Promise.all([
     listBugs(deps.db, query),
     options.limit === undefined ? Promise.resolve(undefined) : listTotal(deps, query, scopeCounts),
@@ -159,10 +170,17 @@ async function list(
   return { ...page, total };
 }
 
-/** `scopeCounts`: the counters of the list's scope, when the caller reads them anyway. */
+/**
+ * `scopeCounts`: the counters of the list's scope (less the caller's hidden projects), when the
+ * caller reads them anyway.
+ */
 async function listTotal(deps: ReadApiDeps, query: ListQuery, scopeCounts?: Promise<BugCounts>): Promise<number> {
+  if (query.scope.kind === 'all' && isFilteredByProjectsOnly(query)) {
+    const { status } = await countProjectBugs(deps.db, query.filters?.projects ?? [], query.hiddenProjects);
+    return query.status ? status[query.status] : status.Open + status['In Progress'] + status.Closed;
+  }
   if (isFiltered(query)) return countListed(deps.db, query);
-  const { status } = await (scopeCounts ?? countBugs(deps.db, query.scope));
+  const { status } = await (scopeCounts ?? countBugs(deps.db, query.scope, query.hiddenProjects));
   return query.status ? status[query.status] : status.Open + status['In Progress'] + status.Closed;
 }
 
