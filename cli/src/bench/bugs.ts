@@ -131,7 +131,12 @@ async function loadBugs(
   const started = performance.now();
   await runConcurrent(count, 16, async (i) => {
     const bugId = crypto.randomUUID();
-    const reporter = team.testers[i % team.testers.length]!;
+    const project = projects.length > 0 ? projects[i % projects.length]! : null;
+    // A private project's bugs come from its members (testers 1 and 2), as the API allows.
+    const reporter =
+      project !== null && project === projects[projects.length - 1]
+        ? team.testers[1 + (i % 2)]!
+        : team.testers[i % team.testers.length]!;
     const developer = team.developers[(i * 7) % team.developers.length]!;
     const at = new Date(base + i * 1000).toISOString();
     const batch = reportBug(
@@ -145,9 +150,7 @@ async function loadBugs(
         module: `module-${i % 40}`,
         assigneeIds: [developer.id],
         checklist: ['Reproduce it'],
-        ...(projects.length > 0
-          ? { project: { id: projects[i % projects.length]!, number: Math.floor(i / projects.length) + 1 } }
-          : {}),
+        ...(project !== null ? { project: { id: project, number: Math.floor(i / projects.length) + 1 } } : {}),
       },
       { at },
     );

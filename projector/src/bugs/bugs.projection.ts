@@ -201,6 +201,10 @@ export const bugsProjection: Projection = {
     await sql`create index ${index('bugs_project')} on ${t(schema, 'bugs')} (project_id, created_at desc, id desc) where not deleted`.execute(
       db,
     );
+    // A person's counts less their bugs in private projects they are no member of (countBugs): a probe, not their rows.
+    await sql`create index ${index('bugs_reporter_project')} on ${t(schema, 'bugs')} (reporter_id, project_id) where not deleted`.execute(
+      db,
+    );
     await sql`create index ${index('bugs_reporter')} on ${t(schema, 'bugs')} (reporter_id, created_at desc, id desc) where not deleted`.execute(
       db,
     );
