@@ -116,6 +116,7 @@ describe('GET /api/openapi.json', () => {
       'reporter',
       'module',
       'due',
+      'project',
       'archived',
       'X-Min-Position',
     ]);
