@@ -158,6 +158,43 @@ describe('the assistant on an OpenAI-compatible endpoint (fake server on 127.0.0
     expect(toolResult(2).bugs.map((b: any) => b.number)).toEqual([mine.number]);
   });
 
+  it("keeps a private project's bugs from an asker outside it, even one assigned to them", async () => {
+    const sec = (await s.api.post('/api/projects', { key: 'SEC', name: 'Security', private: true }, s.admin.token))
+      .body;
+    const member = await registerUser(s.t.url, 'tester', 'Mia Member');
+    const added = await s.api.call('PUT', `/api/projects/${sec._id}/members/${member.id}`, {
+      body: { role: 'member' },
+      token: s.admin.token,
+    });
+    expect(added.status).toBe(200);
+    const made = await s.api.post(
+      '/api/bugs',
+      {
+        title: 'Vault token leaks into logs',
+        description: 'Vault token leaks into logs, every time',
+        priority: 'High',
+        severity: 'Major',
+        assignedTo: [s.bob.id],
+        projectId: sec._id,
+      },
+      member.token,
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    provider.script(
+      { kind: 'tool_call', name: 'get_bug', arguments: { number: made.body.bug.number } },
+      { kind: 'tool_call', name: 'search_bugs', arguments: { query: 'vault' } },
+      { kind: 'text', chunks: ['Nothing I can show you.'] },
+    );
+    provider.requests.length = 0;
+    // Bob is assigned to it but no member of the project: for him it does not exist.
+    const answer = await s.answerTo(await s.ask('What is the vault bug about?', s.bob));
+    expect(answer.content).toBe('Nothing I can show you.');
+    const chats = provider.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    const toolResult = (i: number) => JSON.parse(chats[i]!.body.messages.at(-1).content);
+    expect(toolResult(1)).toEqual({ error: 'not found' });
+    expect(toolResult(2)).toEqual({ bugs: [] });
+  });
+
   it('fails politely after two retries of a 500, naming neither the key nor the prompt', async () => {
     provider.script({ kind: 'status', status: 500 }, { kind: 'status', status: 500 }, { kind: 'status', status: 500 });
     provider.requests.length = 0;

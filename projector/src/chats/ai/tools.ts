@@ -2,6 +2,7 @@ import type { Actor, BugDto } from '@bugtrail/domain';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { findVisibleBugByNumber, searchVisibleBugs } from '../../bugs/bugs.queries.js';
+import { hiddenProjectIds } from '../../projects/projects.queries.js';
 import type { ReadModelDb } from '../../schema.js';
 import type { AiToolCall, AiToolSpec } from './providers.js';
 
@@ -54,7 +55,12 @@ const summary = (dto: BugDto) => ({
   dueDate: dto.dueDate,
 });
 
-export async function runBugTool(pool: pg.Pool, actor: Actor, call: AiToolCall): Promise<string> {
+export async function runBugTool(pool: pg.Pool, asker: Actor, call: AiToolCall): Promise<string> {
+  // The asker as the read side answers them: private projects they are no member of do not exist.
+  const actor: Actor =
+    asker.hiddenProjects === undefined
+      ? { ...asker, hiddenProjects: await hiddenProjectIds(dbOf(pool), asker) }
+      : asker;
   if (call.name === 'search_bugs') {
     const query = typeof call.arguments.query === 'string' ? call.arguments.query.trim().slice(0, 200) : '';
     if (!query) return JSON.stringify({ bugs: [] });
