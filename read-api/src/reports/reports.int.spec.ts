@@ -156,12 +156,17 @@ describe('exports (xlsx)', () => {
       'module=checkout',
       'sort=number',
       'sort=-number',
+      // Issue 35: a project by key, any case (the bugs here are from before projects: General's).
+      'project=bug',
+      'project=NOPE',
       '',
     ]) {
       const shown = await list(query);
       expect(await exported(query), query).toEqual(shown);
     }
     expect(await exported('status=Closed')).toEqual([closedId]);
+    expect((await exported('project=bug')).length).toBeGreaterThan(1);
+    expect(await exported('project=NOPE')).toEqual([]);
     expect(await exported('status=Open&priority=High')).toEqual([bugId]);
     // A bad filter is the list's 400, not a file.
     const bad = await fetch(`${t.url}/api/reports/export/bugs?priority=Urgent`, {

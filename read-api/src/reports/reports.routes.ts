@@ -8,6 +8,7 @@ import {
   listBugs,
   listUsersPage,
   noUserBugCounts,
+  resolveProjectIds,
   visibleBugScope,
 } from '@bugtrail/projector';
 import { Hono } from 'hono';
@@ -29,8 +30,13 @@ export function createReportsRoutes(deps: ReadApiDeps) {
    * `GET /api/bugs` (cursor pages of the list's own query, so memory stays flat), the
    * number first, then the columns people read; the id last, for tools that join on it.
    */
-  app.get('/export/bugs', (c) => {
-    const options = listOptions(c);
+  app.get('/export/bugs', async (c) => {
+    const listed = listOptions(c);
+    // A project filter names projects by key or id: the list's SQL takes their ids.
+    const projects = listed.filters?.projects;
+    const options: ListOptions = projects?.length
+      ? { ...listed, filters: { ...listed.filters, projects: await resolveProjectIds(deps.db, projects) } }
+      : listed;
     // The bugs the caller may see (every bug: only admins and auditors reach this route).
     const scope = visibleBugScope(c.var.actor);
     async function* rows() {
