@@ -28,7 +28,8 @@ export type SetDefaultProject = Command<
   { projectId: string; projectExists: boolean; access?: ProjectAccess }
 >;
 
-export const setDefaultProjectBody = z.object({
+/** A body that names one project (`PUT /api/projects/default`, `PUT /api/bugs/{id}/project`). */
+export const projectIdBody = z.object({
   projectId: z.string({ error: 'projectId is required' }).trim().min(1, 'projectId is required').max(100),
 });
 

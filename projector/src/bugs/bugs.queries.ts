@@ -191,7 +191,7 @@ export function searchedNumber(q: string | undefined): number | null {
 
 /** `WEB-7` in a search names one bug by its key (any key it, or its project, has had). */
 export function searchedKey(q: string | undefined): { key: string; number: number } | null {
-  return q && /^\s*[A-Za-z][A-Za-z0-9]{1,9}-\d{1,9}\s*$/.test(q) ? parseBugKey(q) : null;
+  return q ? parseBugKey(q) : null;
 }
 
 const keyed = (key: { key: string; number: number }) => sql<boolean>`id in (

@@ -141,6 +141,13 @@ export function listOptions(c: Context): ListOptions {
   };
 }
 
+/** The options with their project filter (keys or ids, as `listOptions` read them) as the ids the list's SQL takes. */
+export async function withProjectIds(deps: Pick<ReadApiDeps, 'db'>, options: ListOptions): Promise<ListOptions> {
+  const projects = options.filters?.projects;
+  if (!projects?.length) return options;
+  return { ...options, filters: { ...options.filters, projects: await resolveProjectIds(deps.db, projects) } };
+}
+
 /**
  * One page and, when paged, the whole list's size: from the counters when only a status
  * narrows the scope (no count over the table per page), else a count of the matches.
@@ -152,13 +159,9 @@ async function list(
   options: ListOptions,
   scopeCounts?: Promise<BugCounts>,
 ) {
-  const projects = options.filters?.projects;
   const query: ListQuery = {
     scope,
-    ...options,
-    ...(projects?.length
-      ? { filters: { ...options.filters, projects: await resolveProjectIds(deps.db, projects) } }
-      : {}),
+    ...(await withProjectIds(deps, options)),
     hiddenProjects: c.var.actor.hiddenProjects,
   };
   const [page, total] = await Promise.all([

@@ -8,11 +8,10 @@ import {
   listBugs,
   listUsersPage,
   noUserBugCounts,
-  resolveProjectIds,
   visibleBugScope,
 } from '@bugtrail/projector';
 import { Hono } from 'hono';
-import { type ListOptions, listOptions } from '../bugs/bugs.routes.js';
+import { type ListOptions, listOptions, withProjectIds } from '../bugs/bugs.routes.js';
 import type { ReadApiDeps } from '../deps.js';
 import { xlsxResponse } from './xlsx.js';
 
@@ -31,12 +30,7 @@ export function createReportsRoutes(deps: ReadApiDeps) {
    * number first, then the columns people read; the id last, for tools that join on it.
    */
   app.get('/export/bugs', async (c) => {
-    const listed = listOptions(c);
-    // A project filter names projects by key or id: the list's SQL takes their ids.
-    const projects = listed.filters?.projects;
-    const options: ListOptions = projects?.length
-      ? { ...listed, filters: { ...listed.filters, projects: await resolveProjectIds(deps.db, projects) } }
-      : listed;
+    const options = await withProjectIds(deps, listOptions(c));
     // The bugs the caller may see (every bug: only admins and auditors reach this route).
     const scope = visibleBugScope(c.var.actor);
     async function* rows() {

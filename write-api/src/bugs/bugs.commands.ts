@@ -18,6 +18,7 @@ import {
   parseStatusFilter,
   parseStatusValue,
   prioritySchema,
+  projectIdBody,
   projectMessages,
   type ReportBug,
   type ReportedBug,
@@ -414,10 +415,6 @@ export const archiveBug = defineCommand({
   },
 });
 
-const moveBody = z.object({
-  projectId: z.string({ error: 'projectId is required' }).trim().min(1, 'projectId is required').max(100),
-});
-
 export const moveBug = defineCommand({
   method: 'put',
   path: '/:id/project',
@@ -427,7 +424,7 @@ export const moveBug = defineCommand({
   params: bugParams,
   ifMatch,
   body: {
-    schema: moveBody,
+    schema: projectIdBody,
     fields: { projectId: 'The project’s `_id` (or key): one the caller sees and that is not archived' },
   },
   stream: ({ params }) => streams.bug(params.id),

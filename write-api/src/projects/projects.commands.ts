@@ -7,9 +7,9 @@ import {
   type ProjectState,
   projectDecider,
   projectDtoSchema,
+  projectIdBody,
   projectMemberBody,
   projectMessages,
-  setDefaultProjectBody,
   streams,
   updateProjectBody,
 } from '@bugtrail/domain';
@@ -218,7 +218,7 @@ export const setDefaultProject = defineCommand({
   description: `The first start makes "${generalProject.name}" (key ${generalProject.key}) the default.`,
   tags,
   roles: ['admin'],
-  body: { schema: setDefaultProjectBody, fields: { projectId: 'The project’s `_id` (or key)' } },
+  body: { schema: projectIdBody, fields: { projectId: 'The project’s `_id` (or key)' } },
   stream: () => streams.defaultProject(),
   decider: defaultProjectDecider,
   command: async ({ body, actor, once }, deps) => {
