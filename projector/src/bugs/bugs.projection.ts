@@ -18,6 +18,7 @@ import { type Insertable, type Kysely, type Selectable, sql, type Transaction } 
 import type { BulkWriter } from '../runtime/copy.js';
 import { bugsBornIn, type Projection } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
+import { bugsTopic, bugTopic } from './bug-topics.js';
 import type { BugKeysTable, BugsTable, BugUsersTable, FileKeys } from './bugs.tables.js';
 
 const BUG_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(bugEventSchemas));
@@ -98,6 +99,9 @@ const fileKeysOf = (s: ReportedBug): FileKeys | null =>
 
 /** Who may see the bug (besides those who see every bug): the topic's audience (ADR 004). */
 const audienceOf = (s: BugState): string[] => (s.kind === 'reported' ? bugAudience(s) : []);
+
+/** The project a bug was in (none before its report). */
+const projectsOf = (s: BugState): string[] => (s.kind === 'reported' ? [s.projectId] : []);
 
 const peopleOf = (s: ReportedBug): string[] => [
   ...new Set([s.reporterId, ...s.assigneeIds, ...s.checklist.flatMap((i) => (i.completedBy ? [i.completedBy] : []))]),
@@ -334,6 +338,7 @@ export const bugsProjection: Projection = {
     // 5. Rows and counter deltas.
     const fresh: BugRow[] = [];
     const known: BugRow[] = [];
+    const touchedProjects = new Set<string>();
     const deltas = new Map<string, number>();
     const bump = (keys: string[], by: number) => {
       for (const k of keys) deltas.set(k, (deltas.get(k) ?? 0) + by);
@@ -363,15 +368,18 @@ export const bugsProjection: Projection = {
         if (counted(entry.before)) bump(counterKeys(entry.before), -1);
         if (counted(s)) bump(counterKeys(s), +1);
       }
-      const audience = new Set([...audienceOf(entry.before), ...audienceOf(s)]);
-      topics.add(`bug:${s.id}|${[...audience].join(',')}`);
+      const inProjects = [...projectsOf(entry.before), s.projectId];
+      topics.add(bugTopic(s.id, [...audienceOf(entry.before), ...audienceOf(s)], inProjects));
+      for (const projectId of inProjects) touchedProjects.add(projectId);
     }
     if (fresh.length + known.length > 0) {
-      topics.add('bugs');
+      topics.add(bugsTopic(touchedProjects));
       await writeRows(db, schema, fresh, known, copy);
     }
     await writeKeys(db, schema, keys);
-    if (relabelled.length > 0 && (await relabelBugs(db, schema, relabelled, projects)) > 0) topics.add('bugs');
+    if (relabelled.length > 0 && (await relabelBugs(db, schema, relabelled, projects)) > 0) {
+      topics.add(bugsTopic(relabelled));
+    }
     await writeCounters(db, schema, deltas);
   },
 };

@@ -13,6 +13,7 @@ import {
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
+import { bugTopic } from './bug-topics.js';
 import { bugScopeSql, outsideProjectsSql, visibleBugsSql } from './bug-visibility.js';
 import { type BugScope, scopeKey } from './bugs.tables.js';
 
@@ -455,16 +456,19 @@ export async function findVisibleBugByNumber(
   return row?.dto ?? null;
 }
 
-/** Each bug's live-topic audience (`bugAudience`) as the live bugs read model has it, by id; unknown ids are missing. */
-export async function bugAudiences(db: Kysely<ReadModelDb>, ids: readonly string[]): Promise<Map<string, string[]>> {
+/** Each bug's live topic (`bugTopic`: its audience and project) as the live bugs read model has it; unknown ids are missing. */
+export async function bugTopics(db: Kysely<ReadModelDb>, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await from(db)
     .selectFrom('bugs')
-    .select(['id', 'reporter_id', 'assignee_ids'])
+    .select(['id', 'reporter_id', 'assignee_ids', 'project_id'])
     .where('id', 'in', [...ids])
     .execute();
   return new Map(
-    rows.map((row) => [row.id, bugAudience({ reporterId: row.reporter_id, assigneeIds: row.assignee_ids })]),
+    rows.map((row) => [
+      row.id,
+      bugTopic(row.id, bugAudience({ reporterId: row.reporter_id, assigneeIds: row.assignee_ids }), [row.project_id]),
+    ]),
   );
 }
 

@@ -1,5 +1,5 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
-import { bugAudiences } from '../bugs/bugs.queries.js';
+import { bugTopics } from '../bugs/bugs.queries.js';
 import { defineProjection } from '../runtime/handlers.js';
 import type { ReadModelDb } from '../schema.js';
 import type { BugCommentsTable } from './comments.tables.js';
@@ -103,7 +103,7 @@ export const commentsProjection = defineProjection({
       }
     }
     // The audience as the live bugs read model has it (a rebuild writes elsewhere and hears nobody).
-    const audiences = await bugAudiences(db, [...changes.bugs]);
-    for (const bugId of changes.bugs) topics.add(`bug:${bugId}|${(audiences.get(bugId) ?? []).join(',')}`);
+    const known = await bugTopics(db, [...changes.bugs]);
+    for (const bugId of changes.bugs) topics.add(known.get(bugId) ?? `bug:${bugId}|`);
   },
 });

@@ -115,6 +115,33 @@ export async function findProjectLabels(
  * The private projects `actor` is no member of (none for admins and auditors): their bugs do
  * not exist for them (api.md "Projects"). Read once per request; a few rows at most.
  */
+/** Every private project's members, by project id (for asking many people's `hiddenProjects` at once). */
+export async function privateProjectMembers(db: Kysely<ReadModelDb>): Promise<Map<string, Set<string>>> {
+  const rows = await db
+    .withSchema(READ_MODEL_SCHEMA)
+    .selectFrom('projects')
+    .leftJoin('project_members', 'project_members.project_id', 'projects.id')
+    .select(['projects.id', 'project_members.user_id'])
+    .where('projects.private', '=', true)
+    .execute();
+  const members = new Map<string, Set<string>>();
+  for (const row of rows) {
+    const set = members.get(row.id) ?? new Set<string>();
+    if (row.user_id) set.add(row.user_id);
+    members.set(row.id, set);
+  }
+  return members;
+}
+
+/** `hiddenProjectIds` from `privateProjectMembers`' answer. */
+export function hiddenProjectsAmong(
+  privateProjects: ReadonlyMap<string, ReadonlySet<string>>,
+  actor: Pick<Actor, 'id' | 'role'>,
+): string[] {
+  if (seesEveryProject(actor)) return [];
+  return [...privateProjects].filter(([, members]) => !members.has(actor.id)).map(([id]) => id);
+}
+
 export async function hiddenProjectIds(db: Kysely<ReadModelDb>, actor: Pick<Actor, 'id' | 'role'>): Promise<string[]> {
   if (seesEveryProject(actor)) return [];
   const rows = await db

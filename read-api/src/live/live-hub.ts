@@ -28,8 +28,13 @@ export interface LiveSink {
 export type SubscribeOptions = Readonly<{
   /** The client's `Last-Event-ID`, when it resumes. */
   lastEventId: string | null;
-  /** Still allowed to listen? Asked at every heartbeat (a revoked token ends the stream). */
-  isStillAuthorized?: () => Promise<boolean>;
+  /**
+   * Still allowed to listen, with the rights the stream was opened with? Asked at every
+   * heartbeat (a revoked token ends the stream), on a revocation notice, and when a change to
+   * who sees what passes (a lost project membership: `TopicFilterRegistry.changesRights`).
+   * `round` names that change: answers within one round may share their lookups.
+   */
+  isStillAuthorized?: (round?: string) => Promise<boolean>;
   /** Called once when the subscription ends, however it ends. */
   onClose?: () => void;
 }>;
@@ -60,8 +65,8 @@ export function formatRow(position: string, names: readonly { kind: string; name
   const byKind = new Map<string, string[]>();
   for (const { kind, name } of names) {
     const list = byKind.get(kind);
-    if (list) list.push(name);
-    else byKind.set(kind, [name]);
+    if (!list) byKind.set(kind, [name]);
+    else if (!list.includes(name)) list.push(name);
   }
   let out = '';
   let left = byKind.size;
@@ -81,7 +86,8 @@ export function formatControl(event: 'ready' | 'reset', position: string): strin
 }
 
 class Subscriber {
-  state: 'replaying' | 'live' | 'closed' = 'replaying';
+  /** `rechecking`: held like `replaying` while its rights are asked again; nothing is sent meanwhile. */
+  state: 'replaying' | 'rechecking' | 'live' | 'closed' = 'replaying';
   /** The last row position this subscriber has been handed (sent or deliberately skipped). */
   cursor = ZERO_POSITION;
   replayBuffer: ChangeRow[] = [];
@@ -96,7 +102,7 @@ class Subscriber {
 
   offer(row: ChangeRow): void {
     if (this.state === 'closed') return;
-    if (this.state === 'replaying') {
+    if (this.state === 'replaying' || this.state === 'rechecking') {
       this.replayBuffer.push(row);
       if (this.replayBuffer.length > this.limits.maxRowsBufferedWhileReplaying) this.close('cut');
       return;
@@ -376,6 +382,7 @@ export class LiveHub {
             // Set before offering: a subscriber registering now starts after this row.
             this.last = row.position;
             for (const subscriber of this.subscribers) subscriber.offer(row);
+            if (row.topics.some((topic) => this.filters.changesRights(topic))) this.recheckAll(row.position);
           }
           if (rows.length < this.pageSize) break;
         }
@@ -410,6 +417,34 @@ export class LiveHub {
   recheck(userId: string): void {
     for (const subscriber of this.subscribers) {
       if (subscriber.actor.id === userId) this.checkAuthorized(subscriber);
+    }
+  }
+
+  /**
+   * Who sees what changed (a project made private, a member removed): every live stream is
+   * held (nothing more is sent to it) until its rights are asked again; then it goes on, or
+   * ends for the client to reconnect with what it may hear now.
+   */
+  private recheckAll(round: string): void {
+    for (const subscriber of this.subscribers) {
+      const check = subscriber.options.isStillAuthorized;
+      if (subscriber.state !== 'live' || !check) continue;
+      subscriber.state = 'rechecking';
+      void check(round)
+        .catch(() => false)
+        .then((isAuthorized) => {
+          if (subscriber.state !== 'rechecking') return;
+          if (!isAuthorized) {
+            subscriber.state = 'live';
+            subscriber.enqueue(RECHECK_FRAME);
+            subscriber.close('graceful');
+            return;
+          }
+          const held = subscriber.replayBuffer;
+          subscriber.replayBuffer = [];
+          subscriber.state = 'live';
+          for (const row of held) subscriber.offer(row);
+        });
     }
   }
 

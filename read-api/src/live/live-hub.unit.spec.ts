@@ -4,6 +4,7 @@ import { createSseParser } from '@bugtrail/testing';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { LiveHub, type LiveSink } from './live-hub.js';
+import { registerDefaultTopicFilters, TopicFilterRegistry } from './topic-filters.js';
 
 const pos = (n: number) => n.toString(16).padStart(32, '0');
 
@@ -225,6 +226,55 @@ describe('LiveHub', () => {
     expect(valid.ended).toBeNull();
     hub.close();
     expect(valid.ended).toBe('graceful');
+  });
+
+  it('holds every stream while a change to who sees what is asked again: ends the ones that lost rights, resumes the rest', async () => {
+    const filters = new TopicFilterRegistry();
+    registerDefaultTopicFilters(filters);
+    filters.register('project', () => true);
+    filters.registerRightsChange('project', (topic) => !topic.isPublic);
+    const { db, feed, hub } = await setup({ filters, heartbeatMs: 60_000 });
+    await hub.start();
+    const left = new RecordingSink();
+    const stayed = new RecordingSink();
+    let answer!: (isAuthorized: boolean) => void;
+    const rounds: (string | undefined)[] = [];
+    const member: Actor = { id: 'd1', role: 'developer', hiddenProjects: [] };
+    hub.subscribe(member, left, {
+      lastEventId: null,
+      isStillAuthorized: (round) => {
+        rounds.push(round);
+        return new Promise<boolean>((resolve) => {
+          answer = resolve;
+        });
+      },
+    });
+    hub.subscribe(admin, stayed, { lastEventId: null, isStillAuthorized: async () => true });
+    await left.until(() => left.messages.some((m) => m.event === 'ready'));
+    // The member is removed from a private project; the next row is about one of its bugs.
+    db.add(1, ['project:p1|d1']);
+    db.add(2, ['bug:b1|t1,d1|p1']);
+    feed.ring(2);
+    await stayed.until(() => stayed.topics().includes('bug:b1'));
+    expect(rounds).toEqual([pos(1)]);
+    // Nothing after the change reaches the held stream while its rights are being asked.
+    expect(left.topics()).toEqual(['project:p1']);
+    answer(false);
+    await left.until(() => left.ended !== null);
+    expect(left.ended).toBe('graceful');
+    expect(left.topics()).toEqual(['project:p1']);
+
+    // A public project's change asks nobody; a stream whose rights hold gets what it missed meanwhile.
+    const kept = new RecordingSink();
+    hub.subscribe(member, kept, { lastEventId: null, isStillAuthorized: async () => true });
+    await kept.until(() => kept.messages.some((m) => m.event === 'ready'));
+    db.add(3, ['project:p2|*']);
+    db.add(4, ['project:p1|d1']);
+    db.add(5, ['bug:b1|t1,d1|p1']);
+    feed.ring(5);
+    await kept.until(() => kept.topics().includes('bug:b1'));
+    expect(kept.topics()).toEqual(['project:p2', 'project:p1', 'bug:b1']);
+    expect(kept.ended).toBeNull();
   });
 
   it('limits connections per user and gives a slot back once', async () => {

@@ -1,7 +1,9 @@
 import type { Actor } from '@bugtrail/domain';
 import { type AuthEnv, bearerToken, requireAuth } from '@bugtrail/platform';
+import { hiddenProjectsAmong, privateProjectMembers } from '@bugtrail/projector';
 import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
+import { withHiddenProjects } from '../projects/hidden-projects.js';
 import { LiveHub, type LiveSink, type Subscription } from './live-hub.js';
 
 /**
@@ -68,7 +70,14 @@ export function createLiveRoutes(deps: ReadApiDeps, hub = new LiveHub(deps.pool,
   // Logout, a password change, a deactivation: the user's streams end within the notice's round trip.
   const stopWatching = deps.tokens.onRevoked((userId) => hub.recheck(userId));
 
-  app.get('/', requireAuth(deps.tokens), async (c) => {
+  // One read of the private projects per change of who sees what, however many streams ask.
+  let round: { id: string; projects: ReturnType<typeof privateProjectMembers> } | null = null;
+  const hiddenNow = (actor: Actor, roundId: string) => {
+    if (round?.id !== roundId) round = { id: roundId, projects: privateProjectMembers(deps.db) };
+    return round.projects.then((projects) => hiddenProjectsAmong(projects, actor));
+  };
+
+  app.get('/', requireAuth(deps.tokens), withHiddenProjects(deps), async (c) => {
     const actor = c.var.actor;
     const token = bearerToken(c.req.header('authorization')) ?? '';
     await hub.start();
@@ -84,12 +93,15 @@ export function createLiveRoutes(deps: ReadApiDeps, hub = new LiveHub(deps.pool,
       lastEventId,
       onClose: release,
       // The credential still works and still carries the rights the stream was opened with:
-      // a role change (or later a lost membership) ends it, and the client reconnects with its new rights.
-      isStillAuthorized: () =>
-        deps.tokens.verify(token).then(
-          (current) => hasSameRights(actor, current),
-          () => false,
-        ),
+      // a role change or a lost (or new) project membership ends it, and the client reconnects with its new rights.
+      isStillAuthorized: async (roundId) => {
+        const current = await deps.tokens.verify(token).catch(() => null);
+        if (!current || !hasSameRights(actor, current)) return false;
+        // A heartbeat or a revocation notice asks about the credential and the role; the projects
+        // only change with a project's change, which names its round.
+        if (roundId === undefined) return true;
+        return sameProjects(actor.hiddenProjects ?? [], await hiddenNow(current, roundId));
+      },
     });
     return c.body(body, 200, {
       'Content-Type': 'text/event-stream',
@@ -106,6 +118,11 @@ export function createLiveRoutes(deps: ReadApiDeps, hub = new LiveHub(deps.pool,
     hub.close();
   };
   return { app, hub, close };
+}
+
+/** Whether two lists of hidden projects name the same projects. */
+export function sameProjects(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
 }
 
 /**

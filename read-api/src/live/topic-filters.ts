@@ -1,5 +1,5 @@
 import { type Actor, bugPermissions } from '@bugtrail/domain';
-import { isInAudience, type Topic } from './topics.js';
+import { isInAudience, isInVisibleProject, type Topic } from './topics.js';
 
 /**
  * Decides whether one subscriber may hear of one topic. Pure (ADR 004): everything it
@@ -13,6 +13,7 @@ export type TopicFilter = (actor: Actor, topic: Topic) => boolean;
  */
 export class TopicFilterRegistry {
   private readonly filters = new Map<string, TopicFilter>();
+  private readonly rightsChanges = new Map<string, (topic: Topic) => boolean>();
 
   /** Registers (or replaces) the filter of a topic kind. */
   register(kind: string, filter: TopicFilter): void {
@@ -24,6 +25,18 @@ export class TopicFilterRegistry {
     return filter ? filter(actor, topic) : false;
   }
 
+  /**
+   * Declares that a topic of this kind may change who hears what (a project's members or
+   * privacy): the live hub asks every stream's rights again when one passes.
+   */
+  registerRightsChange(kind: string, changes: (topic: Topic) => boolean): void {
+    this.rightsChanges.set(kind, changes);
+  }
+
+  changesRights(topic: Topic): boolean {
+    return this.rightsChanges.get(topic.kind)?.(topic) ?? false;
+  }
+
   has(kind: string): boolean {
     return this.filters.has(kind);
   }
@@ -33,11 +46,18 @@ export class TopicFilterRegistry {
 export function registerDefaultTopicFilters(registry: TopicFilterRegistry): void {
   // The bugs' visibility rule (domain bugs/permissions.ts): those who see every bug, and the
   // bug's audience before or after the change (removals arrive too).
-  registry.register('bug', (actor, topic) =>
-    bugPermissions.hearsOf(actor, { ids: topic.audience, isPublic: topic.isPublic }),
+  // A private project's bugs do not exist for a non-member (issue 35): not even their topics.
+  registry.register(
+    'bug',
+    (actor, topic) =>
+      isInVisibleProject(actor.hiddenProjects, topic) &&
+      bugPermissions.hearsOf(actor, { ids: topic.audience, isPublic: topic.isPublic }),
   );
   // A tester's all-viewable list shows every row; a developer's lists never show foreign bugs.
-  registry.register('bugs', (actor) => bugPermissions.hearsOfEveryBug(actor));
+  registry.register(
+    'bugs',
+    (actor, topic) => isInVisibleProject(actor.hiddenProjects, topic) && bugPermissions.hearsOfEveryBug(actor),
+  );
   registry.register('user', () => true);
   registry.register('users', () => true);
   // The admin invite codes list (api.md "People"): admins only.
@@ -52,4 +72,8 @@ registerDefaultTopicFilters(topicFilters);
 
 export function registerTopicFilter(kind: string, filter: TopicFilter): void {
   topicFilters.register(kind, filter);
+}
+
+export function registerRightsChange(kind: string, changes: (topic: Topic) => boolean): void {
+  topicFilters.registerRightsChange(kind, changes);
 }

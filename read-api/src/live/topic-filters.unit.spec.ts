@@ -16,11 +16,21 @@ describe('parseTopic', () => {
       kind: 'bug',
       id: 'b1',
       audience: ['t1', 'd1'],
+      projects: null,
       isPublic: false,
       name: 'bug:b1',
     });
+    expect(parseTopic('bug:b1|t1|p1,p2')).toMatchObject({ audience: ['t1'], projects: ['p1', 'p2'], name: 'bug:b1' });
+    expect(parseTopic('bugs|*|p1')).toMatchObject({ kind: 'bugs', projects: ['p1'], name: 'bugs' });
     expect(parseTopic('chat:c1|*')).toMatchObject({ kind: 'chat', id: 'c1', isPublic: true, name: 'chat:c1' });
-    expect(parseTopic('bugs')).toEqual({ kind: 'bugs', id: null, audience: null, isPublic: false, name: 'bugs' });
+    expect(parseTopic('bugs')).toEqual({
+      kind: 'bugs',
+      id: null,
+      audience: null,
+      projects: null,
+      isPublic: false,
+      name: 'bugs',
+    });
     expect(parseTopic('bug:b1|')).toMatchObject({ audience: [], name: 'bug:b1' });
   });
 });
@@ -46,6 +56,20 @@ describe('the default topic filters (api.md "who sees what")', () => {
 
   it('bugs: admins and testers, never developers', () => {
     expect([admin, reporter, assignee].map((a) => sees(a, 'bugs'))).toEqual([true, true, false]);
+  });
+
+  it('a private project’s bug topics reach nobody it is hidden from, in its audience or not (issue 35)', () => {
+    const outsider = (actor: Actor): Actor => ({ ...actor, hiddenProjects: ['sec'] });
+    expect(sees(outsider(reporter), 'bug:b1|t1,d1|sec')).toBe(false);
+    expect(sees(outsider(assignee), 'bug:b1|t1,d1|sec')).toBe(false);
+    expect(sees(outsider(reporter), 'bugs|*|sec')).toBe(false);
+    // A bug moved between a hidden project and a seen one is heard (it arrives, or leaves).
+    expect(sees(outsider(reporter), 'bug:b1|t1|sec,web')).toBe(true);
+    expect(sees(outsider(reporter), 'bugs|*|sec,web')).toBe(true);
+    // Members, and those who see every project (no hidden ones), hear it as before.
+    expect(sees(reporter, 'bug:b1|t1,d1|sec')).toBe(true);
+    expect(sees(admin, 'bug:b1||sec')).toBe(true);
+    expect(sees(auditor, 'bugs|*|sec')).toBe(true);
   });
 
   it('auditors hear every bug topic an admin hears', () => {

@@ -3,7 +3,7 @@ import { type AuthEnv, requireAuth } from '@bugtrail/platform';
 import { findVisibleProject, listVisibleProjects, type ProjectRow } from '@bugtrail/projector';
 import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
-import { registerTopicFilter } from '../live/topic-filters.js';
+import { registerRightsChange, registerTopicFilter } from '../live/topic-filters.js';
 import { isInAudience } from '../live/topics.js';
 
 export const projectRowToDto = (row: ProjectRow): ProjectDto => ({
@@ -31,6 +31,9 @@ export const projectRowToDto = (row: ProjectRow): ProjectDto => ({
  */
 export function createProjectsRoutes(deps: ReadApiDeps) {
   registerTopicFilter('project', (actor, topic) => seesEveryProject(actor) || isInAudience(actor.id, topic));
+  // A private project's change (members, privacy: it was private before or after) may change who
+  // sees its bugs: every live stream's rights are asked again (api.md "Second round of safety").
+  registerRightsChange('project', (topic) => !topic.isPublic);
   // Which project is the default changed: no project's content in it.
   registerTopicFilter('projects', () => true);
   const app = new Hono<AuthEnv>();
