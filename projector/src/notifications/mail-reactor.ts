@@ -47,6 +47,8 @@ type Pending = {
   name: string;
   role: string;
   deactivated: boolean;
+  /** About a bug of a private project the person is not (or no longer) a member of (issue 35). */
+  hidden: boolean;
   number: number | null;
 };
 
@@ -103,7 +105,12 @@ export class MailReactor {
 
   private pending(kind: 'immediate' | 'daily', since: string, userId?: string) {
     return this.pool.query<Pending>(
-      `select n.id, n.user_id, n.text, n.bug_id, n.chat_id, u.email, u.name, u.role, u.deactivated, b.number
+      `select n.id, n.user_id, n.text, n.bug_id, n.chat_id, u.email, u.name, u.role, u.deactivated, b.number,
+         u.role not in ('admin', 'auditor') and exists (
+           select 1 from rm.bugs bb join rm.projects p on p.id = bb.project_id
+           where bb.id = n.bug_id and p.private
+             and not exists (select 1 from rm.project_members m where m.project_id = p.id and m.user_id = n.user_id)
+         ) as hidden
        from rm.notifications n
        join rm.users u on u.id = n.user_id
        left join rm.notification_bugs b on b.id = n.bug_id
@@ -142,7 +149,7 @@ export class MailReactor {
       if (this.leader.isRunning && !this.leader.isLeading) break;
       const [claimed] = await this.claim([row.id]);
       if (!claimed) continue;
-      if (row.deactivated) {
+      if (row.deactivated || row.hidden) {
         await this.settle([row.id], 'skipped');
         continue;
       }
@@ -182,10 +189,15 @@ export class MailReactor {
       if (now.getTime() - person.last_at.getTime() < (this.options.digestEveryMs ?? DIGEST_EVERY_MS)) continue;
       const { rows } = await this.pending('daily', since, person.user_id);
       const claimed = new Set(await this.claim(rows.map((r) => r.id)));
-      const items = rows.filter((r) => claimed.has(r.id));
+      const hidden = rows.filter((r) => claimed.has(r.id) && r.hidden).map((r) => r.id);
+      if (hidden.length > 0) await this.settle(hidden, 'skipped');
+      const items = rows.filter((r) => claimed.has(r.id) && !r.hidden);
       if (items.length === 0) continue;
       if (items[0]!.deactivated) {
-        await this.settle([...claimed], 'skipped');
+        await this.settle(
+          items.map((r) => r.id),
+          'skipped',
+        );
         continue;
       }
       try {
@@ -195,7 +207,10 @@ export class MailReactor {
         this.options.logger.warn('mail: SMTP did not take a digest; trying again', { error: (error as Error).message });
         return sent;
       }
-      await this.settle([...claimed], 'sent');
+      await this.settle(
+        items.map((r) => r.id),
+        'sent',
+      );
       await this.pool.query('update mail.digests set last_at = $2 where user_id = $1', [person.user_id, now]);
       sent += 1;
     }

@@ -1,4 +1,4 @@
-import type { NotificationKind, NotificationsReadData } from '@bugtrail/domain';
+import { legacyProjectId, type NotificationKind, type NotificationsReadData } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { chunks } from '../runtime/chunks.js';
@@ -7,8 +7,15 @@ import { bugsBornIn, READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 import type { NotificationBugsTable, NotificationsTable } from './notifications.tables.js';
 
-/** The live topic of one person's notifications: read-api lets only that person hear it. */
-export const notificationsTopic = (userId: string) => `notifications:${userId}`;
+/**
+ * The live topic of one person's notifications: read-api lets only that person hear it. When
+ * every notification the batch made them is about a bug, the topic names those bugs' projects
+ * (`notifications:{id}|{id}|{projects}`), so one who cannot see any of them hears nothing.
+ */
+export const notificationsTopic = (userId: string, projects: ReadonlySet<string> | null = null) =>
+  projects && projects.size > 0
+    ? `notifications:${userId}|${userId}|${[...projects].sort().join(',')}`
+    : `notifications:${userId}`;
 
 type BugFacts = Insertable<NotificationBugsTable>;
 type NotificationRow = Insertable<NotificationsTable>;
@@ -36,6 +43,8 @@ export class NotificationBatch {
   readonly touchedBugs = new Set<string>();
   readonly touchedChats = new Set<string>();
   readonly made: NotificationRow[] = [];
+  /** The projects of the bugs each notification made is about, by person; null once one is about no bug. */
+  readonly madeIn = new Map<string, Set<string> | null>();
   readonly reads: NotificationsReadData[] = [];
   readonly prefChanges: { userId: string; email: string; position: string }[] = [];
 
@@ -63,8 +72,12 @@ export class NotificationBatch {
     // An import brings the past in (docs/import.md): nobody is told of it as if it happened now.
     if (event.metadata.importedFrom) return;
     const actorId = event.metadata.actorId;
+    const projectId = refs.bugId ? this.bugs.get(refs.bugId)?.project_id : undefined;
     for (const userId of new Set(userIds)) {
       if (!userId || userId === actorId) continue;
+      const projects = this.madeIn.get(userId);
+      if (projectId === undefined) this.madeIn.set(userId, null);
+      else if (projects !== null) this.madeIn.set(userId, (projects ?? new Set<string>()).add(projectId));
       this.made.push({
         id: `${event.id}:${userId}`,
         user_id: userId,
@@ -115,7 +128,8 @@ const chatNamed = (batch: NotificationBatch, event: Recorded<'ChatCreated' | 'Ch
  */
 export const notificationsProjection = defineProjection({
   name: 'notifications',
-  version: 1,
+  // 2: each bug's project, for the live topics (issue 35).
+  version: 2,
   tables: ['notification_bugs', 'notification_chats', 'notification_prefs', 'notifications'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
@@ -125,7 +139,8 @@ export const notificationsProjection = defineProjection({
       title text not null,
       reporter_id text not null,
       assignee_ids text[] not null,
-      deleted boolean not null
+      deleted boolean not null,
+      project_id text not null
     )`.execute(db);
     await sql`create table ${sql.id(schema, 'notification_chats')} (id text primary key, name text not null)`.execute(
       db,
@@ -221,7 +236,14 @@ export const notificationsProjection = defineProjection({
         reporter_id: d.reporterId,
         assignee_ids: [],
         deleted: false,
+        project_id: d.projectId ?? legacyProjectId,
       });
+      batch.touchedBugs.add(d.bugId);
+    },
+    BugMovedToProject(batch, e) {
+      const d = e.data;
+      const bug = batch.bugs.get(d.bugId);
+      if (bug) batch.bugs.set(d.bugId, { ...bug, project_id: d.projectId });
       batch.touchedBugs.add(d.bugId);
     },
     BugNumbered(batch, e) {
@@ -320,6 +342,7 @@ export const notificationsProjection = defineProjection({
             title: eb.ref('excluded.title'),
             assignee_ids: eb.ref('excluded.assignee_ids'),
             deleted: eb.ref('excluded.deleted'),
+            project_id: eb.ref('excluded.project_id'),
           })),
         )
         .execute();
@@ -402,8 +425,9 @@ export const notificationsProjection = defineProjection({
         : query.where('id', 'in', read.ids.length > 0 ? read.ids : ['']);
       await query.execute();
     }
-    for (const userId of new Set([...made.map((n) => n.user_id), ...reads.map((r) => r.userId)])) {
-      topics.add(notificationsTopic(userId));
+    for (const userId of new Set(made.map((n) => n.user_id))) {
+      topics.add(notificationsTopic(userId, batch.madeIn.get(userId) ?? null));
     }
+    for (const userId of new Set(reads.map((r) => r.userId))) topics.add(notificationsTopic(userId));
   },
 });

@@ -1,12 +1,32 @@
 import { bugReportedData, projectionSpec, recorded } from '@bugtrail/testing/projections';
 import { describe, expect, it } from 'vitest';
-import { notificationsProjection, type StoredForNotifications } from './notifications.projection.js';
+import {
+  notificationsProjection,
+  notificationsTopic,
+  type StoredForNotifications,
+} from './notifications.projection.js';
 
 /** A bug #7 reported by Tess and assigned to Dev, and the names of the people acting. */
 const stored = (): StoredForNotifications => ({
   bugs: [
-    { id: 'b7', number: 7, title: 'Login fails', reporter_id: 'tess', assignee_ids: ['dev'], deleted: false },
-    { id: 'b8', number: 8, title: 'Gone', reporter_id: 'tess', assignee_ids: ['dev'], deleted: true },
+    {
+      id: 'b7',
+      number: 7,
+      title: 'Login fails',
+      reporter_id: 'tess',
+      assignee_ids: ['dev'],
+      deleted: false,
+      project_id: 'web',
+    },
+    {
+      id: 'b8',
+      number: 8,
+      title: 'Gone',
+      reporter_id: 'tess',
+      assignee_ids: ['dev'],
+      deleted: true,
+      project_id: 'web',
+    },
   ],
   chats: [{ id: 'c1', name: 'Release' }],
   names: new Map([
@@ -37,6 +57,32 @@ describe('notifications, one handler per event', () => {
     ]);
     expect(changes.bugs.get('b9')?.assignee_ids).toEqual(['dev', 'dan']);
     expect(changes.made[0]).toMatchObject({ bug_id: 'b9', actor_id: 'ada', mail: 'immediate' });
+  });
+
+  it('names the projects of the bugs a person was told of, for their live topic (issue 35)', () => {
+    const changes = given(recorded('BugReported', { ...report, projectId: 'sec', projectNumber: 1 }, by('tess')))
+      .when(
+        recorded('DevelopersAssigned', { bugId: 'b9', developerIds: ['dev'] }, by('ada')),
+        recorded('CommentAdded', { bugId: 'b7', commentId: 'k1', body: 'Also here', mentions: [] }, by('ada')),
+        recorded(
+          'MessageSent',
+          {
+            chatId: 'c1',
+            messageId: 'm1',
+            senderId: 'ada',
+            content: '@mo',
+            attachments: [],
+            mentions: ['mo'],
+            replyTo: null,
+          },
+          by('ada'),
+        ),
+      )
+      .changes();
+    // Dev: one about a SEC bug, one about a WEB bug; Tess: a WEB bug; Mo: a chat (no project).
+    expect(notificationsTopic('dev', changes.madeIn.get('dev') ?? null)).toBe('notifications:dev|dev|sec,web');
+    expect(notificationsTopic('tess', changes.madeIn.get('tess') ?? null)).toBe('notifications:tess|tess|web');
+    expect(notificationsTopic('mo', changes.madeIn.get('mo') ?? null)).toBe('notifications:mo');
   });
 
   it('DevelopersAssigned: someone assigned already is not told again', () => {

@@ -14,11 +14,22 @@ export type NotificationListRow = {
   read_at: Date | null;
 };
 
+/**
+ * Leaves out the notifications about bugs of `hidden` projects (private ones the person is no
+ * longer a member of, issue 35): for them those bugs do not exist, nor does what was said of them.
+ */
+const outsideHidden = (hidden: readonly string[]) =>
+  hidden.length === 0
+    ? sql<boolean>`true`
+    : sql<boolean>`not exists (select 1 from ${sql.id(READ_MODEL_SCHEMA, 'bugs')} b
+        where b.id = n.bug_id and b.project_id = any(${hidden as string[]}::text[]))`;
+
 /** One person's newest notifications, and how many of all theirs are unread. */
 export async function listNotifications(
   db: Kysely<ReadModelDb>,
   userId: string,
   limit: number,
+  hidden: readonly string[] = [],
 ): Promise<{ rows: NotificationListRow[]; unread: number }> {
   const rows = await db
     .withSchema(READ_MODEL_SCHEMA)
@@ -36,16 +47,18 @@ export async function listNotifications(
       'n.read_at',
     ])
     .where('n.user_id', '=', userId)
+    .where(outsideHidden(hidden))
     .orderBy('n.position', 'desc')
     .orderBy('n.id')
     .limit(limit)
     .execute();
   const count = await db
     .withSchema(READ_MODEL_SCHEMA)
-    .selectFrom('notifications')
+    .selectFrom('notifications as n')
     .select(sql<number>`count(*)::int`.as('n'))
-    .where('user_id', '=', userId)
-    .where('read_at', 'is', null)
+    .where('n.user_id', '=', userId)
+    .where('n.read_at', 'is', null)
+    .where(outsideHidden(hidden))
     .executeTakeFirst();
   return { rows, unread: count?.n ?? 0 };
 }

@@ -10,6 +10,8 @@ export interface NotificationBugsTable {
   reporter_id: string;
   assignee_ids: string[];
   deleted: boolean;
+  /** The project the bug is in (issue 35): its notifications' live topics name it. */
+  project_id: string;
 }
 
 /** Chat names, for "mentioned you in …". */

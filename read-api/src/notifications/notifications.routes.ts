@@ -4,17 +4,29 @@ import { listNotifications } from '@bugtrail/projector';
 import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
 import { registerTopicFilter } from '../live/topic-filters.js';
+import { isInVisibleProject } from '../live/topics.js';
+import { withHiddenProjects } from '../projects/hidden-projects.js';
 
 /**
  * GET /api/notifications (api.md "People"): the caller's newest notifications and how many
  * are unread. The live topic `notifications:{userId}` is heard by that person alone.
  */
 export function createNotificationsRoutes(deps: ReadApiDeps) {
-  registerTopicFilter('notifications', (actor, topic) => topic.id === actor.id);
+  // Only that person, and not when every notification it announces is about a bug they cannot see.
+  registerTopicFilter(
+    'notifications',
+    (actor, topic) => topic.id === actor.id && isInVisibleProject(actor.hiddenProjects, topic),
+  );
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps.tokens));
+  app.use('*', requireAuth(deps.tokens), withHiddenProjects(deps));
   app.get('/', async (c) => {
-    const { rows, unread } = await listNotifications(deps.db, c.var.actor.id, notificationLimits.listed);
+    const { actor } = c.var;
+    const { rows, unread } = await listNotifications(
+      deps.db,
+      actor.id,
+      notificationLimits.listed,
+      actor.hiddenProjects ?? [],
+    );
     const notifications: NotificationDto[] = rows.map((row) => ({
       _id: row.id,
       kind: row.kind as NotificationKind,
