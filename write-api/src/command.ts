@@ -7,6 +7,7 @@ import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { idempotencyHeader } from './commands.openapi.js';
 import { commandContext, settle, type WriteApiDeps } from './deps.js';
+import { withHiddenProjects } from './projects/hidden-projects.js';
 
 /** What a declaration's functions see of one request: its input, who asks, and when. */
 export type CommandRequest<Body, Params> = Readonly<{
@@ -122,6 +123,8 @@ export function commandRoutes(deps: WriteApiDeps, declarations: readonly AnyComm
     const guards = [
       requireAuth(deps.tokens),
       ...(declaration.roles ? [requireRole(...declaration.roles)] : []),
+      // Who the caller is includes the private projects hidden from them (issue 35).
+      withHiddenProjects(deps),
     ] as const;
     app.on(declaration.method.toUpperCase(), declaration.path, ...guards, async (c) => {
       const answer = await runCommand(deps, declaration, c);

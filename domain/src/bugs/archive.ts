@@ -34,7 +34,7 @@ export type ArchiveBug = Command<'ArchiveBug', { bugId: string; archived: boolea
 
 export function decideArchive(command: ArchiveBug, state: BugState): BugEvent[] {
   const actor = actorOf(command);
-  const bug = existingBug(state);
+  const bug = existingBug(state, actor);
   if (actor.role !== 'admin') refuse(actor, bug, bugArchiveMessages.cannotArchive);
   if (command.data.archived === bug.archived) return [];
   if (!command.data.archived) return [{ type: 'BugRestored', data: { bugId: bug.id } }];

@@ -21,6 +21,7 @@ export const bugProjectMessages = {
   cannotMove: 'Only admins, and the bug’s reporter when a member of both projects, can move a bug',
   archived: 'This project is archived: restore it before adding bugs to it',
   moved: 'Bug moved',
+  assigneeNotMember: 'Assignees must be members of this private project',
 } as const;
 
 const id = z.string().min(1).max(100);
@@ -59,7 +60,7 @@ export type MoveBug = Command<
 
 export function decideMove(command: MoveBug, state: BugState): BugEvent[] {
   const actor = actorOf(command);
-  const bug = existingBug(state);
+  const bug = existingBug(state, actor);
   const { from, to } = command.data;
   const mayMove =
     actor.role === 'admin' ||

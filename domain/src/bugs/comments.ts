@@ -4,7 +4,7 @@ import type { Actor, Command, Decider, Event } from '../core/event.js';
 import { rolePermissions } from '../users/permissions.js';
 import { type BugState, evolveBug } from './bug.js';
 import type { BugEvent } from './bug-events.js';
-import { type BugAccessFacts, bugMessages, bugPermissions } from './permissions.js';
+import { type BugAccessFacts, bugMessages, bugPermissions, isHiddenFrom } from './permissions.js';
 
 /**
  * The discussion under a bug (api.md "People", Comments): events of the bug's own stream,
@@ -92,8 +92,11 @@ export type CommentWrite = {
   commentId: string;
   body: string;
   mentions: readonly string[];
-  /** The roles of the mentioned people as the write side knows them (unknown ids are left out). */
-  mentionedRoles: Readonly<Record<string, { role: Actor['role']; name: string }>>;
+  /**
+   * The roles of the mentioned people as the write side knows them (unknown ids are left out),
+   * with the private projects each is no member of.
+   */
+  mentionedRoles: Readonly<Record<string, { role: Actor['role']; name: string; hiddenProjects?: readonly string[] }>>;
 };
 export type AddComment = Command<'AddComment', CommentWrite>;
 export type EditComment = Command<'EditComment', CommentWrite>;
@@ -112,7 +115,10 @@ function actorOf(command: CommentCommand): Actor {
 }
 
 function visibleBug(actor: Actor, state: BugState) {
-  if (state.kind !== 'reported' || state.deleted) throw new NotFoundError(bugMessages.notFound);
+  // A private project's bug does not exist for a non-member (issue 35), one who has left included.
+  if (state.kind !== 'reported' || state.deleted || isHiddenFrom(actor, state)) {
+    throw new NotFoundError(bugMessages.notFound);
+  }
   if (!canSeeBug(actor, state)) throw new ForbiddenError(bugMessages.noPermissionToView);
   // Auditors read the discussion; they write nothing (ADR 012).
   if (rolePermissions.isReadOnly(actor)) throw new ForbiddenError('Auditors can read everything but change nothing');
@@ -127,7 +133,13 @@ function checkedText(write: CommentWrite, bug: Extract<BugState, { kind: 'report
   if (ids.length > commentLimits.mentionsMax) throw ValidationError.field('mentions', commentMessages.tooManyMentions);
   const refused = ids.filter((personId) => {
     const known = write.mentionedRoles[personId];
-    return !known || !canSeeBug({ id: personId, role: known.role }, bug);
+    return (
+      !known ||
+      !canSeeBug(
+        { id: personId, role: known.role, ...(known.hiddenProjects ? { hiddenProjects: known.hiddenProjects } : {}) },
+        bug,
+      )
+    );
   });
   if (refused.length > 0) {
     const names = refused.map((personId) => write.mentionedRoles[personId]?.name || personId).join(', ');

@@ -12,7 +12,18 @@ import {
   commentLimits,
   commentMessages,
 } from './comments.js';
-import { admin, aReportedBug, BUG, developer, NOW, otherDeveloper, otherTester, tester } from './decide.fixture.js';
+import {
+  admin,
+  aReportedBug,
+  assigned,
+  BUG,
+  developer,
+  NOW,
+  otherDeveloper,
+  otherTester,
+  reported,
+  tester,
+} from './decide.fixture.js';
 import { bugMessages } from './permissions.js';
 
 // Comments are decided over the whole bug stream: the bug's events say who may see it.
@@ -166,6 +177,30 @@ describe('AddComment', () => {
       given(...aReportedBug())
         .when(add('c1', { mentions: ['nameless'], mentionedRoles: { nameless: { role: 'tester', name: '' } } }))
         .thenThrows('validation', commentMessages.cannotMention('nameless'));
+    });
+
+    it('refuses to mention someone a private project is hidden from, and is 404 to an author it is hidden from (issue 35)', () => {
+      const inVault = () => [reported({ projectId: 'sec', projectNumber: 1 }), assigned(developer.id)];
+      given(...inVault())
+        .when(
+          add('c1', {
+            mentions: [admin.id],
+            mentionedRoles: { [admin.id]: { role: 'admin', name: 'Ada Admin', hiddenProjects: [] } },
+          }),
+        )
+        .thenEvents();
+      given(...inVault())
+        .when(
+          add('c1', {
+            mentions: [otherTester.id],
+            mentionedRoles: { [otherTester.id]: { role: 'tester', name: 'Tom Tester', hiddenProjects: ['sec'] } },
+          }),
+        )
+        .thenThrows('validation', commentMessages.cannotMention('Tom Tester'));
+      // The reporter after leaving the project: the bug is not there for them.
+      given(...inVault())
+        .when(add('c1', {}, { ...tester, hiddenProjects: ['sec'] }))
+        .thenThrows('not_found', bugMessages.notFound);
     });
 
     it('checks the body before the mentions', () => {

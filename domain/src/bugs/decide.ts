@@ -3,7 +3,7 @@ import { assertNever, type Command, type Decider } from '../core/event.js';
 import { type BugState, evolveBug, initialBugState, type ReportedBug } from './bug.js';
 import type { BugDetailsEditedData, BugStatus, Priority, Severity } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
-import { assertOpenTo, type ProjectFacts } from './bug-project.js';
+import { assertOpenTo, bugProjectMessages, type ProjectFacts } from './bug-project.js';
 import { type ChecklistEntry, diffChecklist } from './checklist.js';
 import { decideLinkCode, type LinkCode } from './code-links.js';
 import { type BugFileCommand, decideBugFiles } from './files.js';
@@ -36,7 +36,11 @@ export const bugWriteMessages = {
 /** Ids the server made for new checklist items, used in order (the domain makes none). */
 type WithNewIds = { newItemIds: readonly string[] };
 /** When given, every assignee must be one of these (existing developers, looked up by the caller). */
-type WithKnownDevelopers = { knownDeveloperIds?: readonly string[] | undefined };
+type WithKnownDevelopers = {
+  knownDeveloperIds?: readonly string[] | undefined;
+  /** For each developer named, the private projects they are no member of (issue 35), when the caller looked. */
+  developersHiddenProjects?: Readonly<Record<string, readonly string[]>> | undefined;
+};
 
 export type BugDetailsInput = Readonly<{
   title: string;
@@ -126,6 +130,11 @@ function idSupply(ids: readonly string[]): () => string {
 
 const unique = (ids: readonly string[]) => [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
 
+/** A private project's bug cannot be given to someone it does not exist for (issue 35). */
+function outsiderIssues(ids: readonly string[], isOutsider: (id: string) => boolean) {
+  return ids.some(isOutsider) ? [{ field: 'assignedTo', message: bugProjectMessages.assigneeNotMember }] : [];
+}
+
 function unknownDeveloperIssues(ids: readonly string[], known: readonly string[] | undefined) {
   if (!known) return [];
   const set = new Set(known);
@@ -159,6 +168,8 @@ function reportBug(command: ReportBug, state: BugState): BugEvent[] {
       { now: command.metadata.now },
     ),
     ...unknownDeveloperIssues(assigneeIds, d.knownDeveloperIds),
+    // Developers see no project they are not a member of unless it is public.
+    ...outsiderIssues(assigneeIds, (id) => d.project.private && !Object.hasOwn(d.project.members, id)),
   ]);
   const bugId = d.bugId;
   const newId = idSupply(d.newItemIds);
@@ -240,7 +251,7 @@ function assigneeEvents(bug: ReportedBug, next: readonly string[]): BugEvent[] {
 
 function changeBugStatus(command: ChangeBugStatus, state: BugState): BugEvent[] {
   const actor = actorOf(command);
-  const bug = existingBug(state);
+  const bug = existingBug(state, actor);
   if (!bugPermissions.canWorkOn(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotChangeStatus);
   // Any status from any other (spec section 4); the same status is no change.
   if (command.data.status === bug.status) return [];
@@ -249,7 +260,7 @@ function changeBugStatus(command: ChangeBugStatus, state: BugState): BugEvent[] 
 
 function setChecklist(command: SetChecklist, state: BugState): BugEvent[] {
   const actor = actorOf(command);
-  const bug = existingBug(state);
+  const bug = existingBug(state, actor);
   const canEditItems = bugPermissions.canEdit(actor, bug);
   const canTick = bugPermissions.canWorkOn(actor, bug);
   if (!canEditItems && !canTick) refuse(actor, bug, bugWriteMessages.cannotUpdateChecklist);
@@ -278,24 +289,23 @@ function attachmentEvents(bug: ReportedBug, links: readonly string[]): BugEvent[
 
 function deleteBug(command: DeleteBug, state: BugState): BugEvent[] {
   const actor = actorOf(command);
-  const bug = existingBug(state);
+  const bug = existingBug(state, actor);
   if (!bugPermissions.canDelete(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotDelete);
   return [{ type: 'BugDeleted', data: { bugId: bug.id } }];
 }
 
 function updateBug(command: UpdateBug, state: BugState): BugEvent[] {
   const actor = actorOf(command);
-  const bug = existingBug(state);
+  const bug = existingBug(state, actor);
   if (!bugPermissions.canEdit(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotEdit);
-  const { changes, knownDeveloperIds } = command.data;
+  const { changes, knownDeveloperIds, developersHiddenProjects } = command.data;
   const assigneeIds = changes.assigneeIds === undefined ? bug.assigneeIds : unique(changes.assigneeIds);
+  const added = assigneeIds.filter((id) => !bug.assigneeIds.includes(id));
   const details = detailChanges(bug, changes, assigneeIds, command.metadata.now);
   fail([
     ...details.issues,
-    ...unknownDeveloperIssues(
-      assigneeIds.filter((id) => !bug.assigneeIds.includes(id)),
-      knownDeveloperIds,
-    ),
+    ...unknownDeveloperIssues(added, knownDeveloperIds),
+    ...outsiderIssues(added, (id) => developersHiddenProjects?.[id]?.includes(bug.projectId) ?? false),
     ...(changes.checklist ? validateChecklistTexts(changes.checklist.map((i) => i.text)) : []),
     ...(changes.attachments ? validateAttachmentLinks(changes.attachments) : []),
   ]);

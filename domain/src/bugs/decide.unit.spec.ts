@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Actor } from '../core/event.js';
 import { evolveBug, initialBugState } from './bug.js';
 import type { BugEvent } from './bug-events.js';
+import { bugProjectMessages } from './bug-project.js';
 import {
   admin,
   aReportedBug,
@@ -654,5 +655,63 @@ describe('UpdateBug (the edit form)', () => {
     given(...aReportedBug())
       .when(update({ title: 'Other tester title' }, otherTester))
       .thenThrows('forbidden', bugMessages.noPermissionToView);
+  });
+});
+
+describe('a private project’s bugs (issue 35)', () => {
+  const SEC = 'project-sec';
+  const vault: typeof general = { ...general, id: SEC, private: true, members: { [tester.id]: 'lead' } };
+  const inVault = () => [reported({ projectId: SEC, projectNumber: 1 }), assigned(developer.id)];
+  /** The same people, after they left the project (or never were members of it). */
+  const outside = (actor: Actor): Actor => ({ ...actor, hiddenProjects: [SEC] });
+
+  it('do not exist for one it is hidden from, reporter and assignee included: every command is 404', () => {
+    const commands = [
+      command('UpdateBug', { bugId: BUG, changes: { title: 'Edited from outside' }, newItemIds: [] }, outside(tester)),
+      command('ChangeBugStatus', { bugId: BUG, status: 'Closed' }, outside(developer)),
+      command('SetChecklist', { bugId: BUG, items: [], newItemIds: [] }, outside(developer)),
+      command('DeleteBug', { bugId: BUG }, outside(tester)),
+    ];
+    for (const c of commands)
+      given(...inVault())
+        .when(c)
+        .thenThrows('not_found', bugMessages.notFound);
+  });
+
+  it('are worked on as before by whom the project is not hidden from', () => {
+    given(...inVault())
+      .when(command('ChangeBugStatus', { bugId: BUG, status: 'In Progress' }, { ...developer, hiddenProjects: [] }))
+      .then([{ type: 'BugStatusChanged', data: { bugId: BUG, from: 'Open', to: 'In Progress' } }]);
+  });
+
+  it('are reported only to its members: an outsider assignee is 400 and nothing is appended', () => {
+    given()
+      .when(report({ project: vault, knownDeveloperIds: [developer.id] }))
+      .thenThrows('validation', bugProjectMessages.assigneeNotMember);
+    const events = given()
+      .when(report({ project: { ...vault, members: { ...vault.members, [developer.id]: 'member' } } }))
+      .thenEvents();
+    expect(events[0]).toMatchObject({ type: 'BugReported', data: { projectId: SEC } });
+  });
+
+  it('are given only to members: assigning one it is hidden from is 400; one already assigned stays', () => {
+    const assign = (assigneeIds: string[], hidden: Record<string, string[]>) =>
+      command(
+        'UpdateBug',
+        {
+          bugId: BUG,
+          changes: { assigneeIds },
+          newItemIds: [],
+          knownDeveloperIds: assigneeIds,
+          developersHiddenProjects: hidden,
+        },
+        admin,
+      );
+    given(...inVault())
+      .when(assign([developer.id, otherDeveloper.id], { [otherDeveloper.id]: [SEC] }))
+      .thenThrows('validation', bugProjectMessages.assigneeNotMember);
+    given(...inVault())
+      .when(assign([developer.id, otherDeveloper.id], { [otherDeveloper.id]: [] }))
+      .then([{ type: 'DevelopersAssigned', data: { bugId: BUG, developerIds: [otherDeveloper.id] } }]);
   });
 });

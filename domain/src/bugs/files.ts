@@ -80,7 +80,7 @@ export type BugFileCommand = AddBugFiles | RemoveBugFile;
 
 /** 404 for a missing or deleted bug; 403 (the detail's words for a stranger) for who may not edit it. */
 function editableBug(actor: Actor, state: BugState, message: string): ReportedBug {
-  const bug = existingBug(state);
+  const bug = existingBug(state, actor);
   if (!bugPermissions.canEdit(actor, bug)) refuse(actor, bug, message);
   return bug;
 }

@@ -162,11 +162,13 @@ describe('the assistant on an OpenAI-compatible endpoint (fake server on 127.0.0
     const sec = (await s.api.post('/api/projects', { key: 'SEC', name: 'Security', private: true }, s.admin.token))
       .body;
     const member = await registerUser(s.t.url, 'tester', 'Mia Member');
-    const added = await s.api.call('PUT', `/api/projects/${sec._id}/members/${member.id}`, {
-      body: { role: 'member' },
-      token: s.admin.token,
-    });
-    expect(added.status).toBe(200);
+    for (const id of [member.id, s.bob.id]) {
+      const added = await s.api.call('PUT', `/api/projects/${sec._id}/members/${id}`, {
+        body: { role: 'member' },
+        token: s.admin.token,
+      });
+      expect(added.status).toBe(200);
+    }
     const made = await s.api.post(
       '/api/bugs',
       {
@@ -180,13 +182,16 @@ describe('the assistant on an OpenAI-compatible endpoint (fake server on 127.0.0
       member.token,
     );
     expect(made.status, JSON.stringify(made.body)).toBe(201);
+    // Bob leaves the project, still assigned: a private project's bug is given only to its members.
+    const removed = await s.api.delete(`/api/projects/${sec._id}/members/${s.bob.id}`, s.admin.token);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
     provider.script(
       { kind: 'tool_call', name: 'get_bug', arguments: { number: made.body.bug.number } },
       { kind: 'tool_call', name: 'search_bugs', arguments: { query: 'vault' } },
       { kind: 'text', chunks: ['Nothing I can show you.'] },
     );
     provider.requests.length = 0;
-    // Bob is assigned to it but no member of the project: for him it does not exist.
+    // Bob is assigned to it but no longer a member of the project: for him it does not exist.
     const answer = await s.answerTo(await s.ask('What is the vault bug about?', s.bob));
     expect(answer.content).toBe('Nothing I can show you.');
     const chats = provider.requests.filter((r) => r.path.endsWith('/chat/completions'));

@@ -245,4 +245,15 @@ export const writeApiMigrations: Record<string, Migration> = {
       )`.execute(db);
     },
   },
+  '0360_project_rights': {
+    async up(db: Kysely<unknown>) {
+      // ProjectRights: each project's privacy, access and members, for the write side's decisions on its bugs.
+      await sql`create table write_api.project_rights (
+        project_id text primary key,
+        private boolean not null,
+        access text not null,
+        members text[] not null
+      )`.execute(db);
+    },
+  },
 };

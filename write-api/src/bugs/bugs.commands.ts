@@ -35,6 +35,7 @@ import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
 import type { WriteApiDeps } from '../deps.js';
 import { ProjectBugNumbers } from '../projects/project-bug-numbers.js';
 import { defaultProjectId, factsOf, loadProject, projectNamed } from '../projects/project-facts.js';
+import { ProjectRights } from '../projects/project-rights.js';
 import {
   bugAnswer,
   bugPayload,
@@ -99,6 +100,13 @@ const bugFields = {
     'Items as strings or `{_id, text, completed}`; completion counts only from an assigned developer or an admin',
   attachments: 'Absolute http(s) links of at most 2,048 characters',
 } satisfies Record<string, string | z.ZodType>;
+
+/** Which of `ids` are developers, and the private projects each is no member of (an assignment's checks). */
+async function developersOf(deps: WriteApiDeps, ids: readonly string[]) {
+  const knownDeveloperIds = await deps.accounts.developers(ids);
+  const developers = new Map(knownDeveloperIds.map((id) => [id, { role: 'developer' as const }]));
+  return { knownDeveloperIds, developersHiddenProjects: await new ProjectRights(deps.pool).hiddenFromEach(developers) };
+}
 
 /** The bug after the command, named from the write side's accounts (`known`: people read already). */
 async function answerBug(
@@ -297,7 +305,7 @@ export const updateBug = defineCommand({
           ...(body.attachments ? { attachments: body.attachments } : {}),
           ...(status ? { status } : {}),
         },
-        knownDeveloperIds: assigneeIds ? await deps.accounts.developers(assigneeIds) : undefined,
+        ...(assigneeIds ? await developersOf(deps, assigneeIds) : {}),
         newItemIds: newItemIds(checklist?.length ?? 0, context.idempotencyKey, `${actor.id}:${params.id}`),
       },
     };

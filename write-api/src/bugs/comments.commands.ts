@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { type CommandAnswer, type CommandRequest, defineCommand } from '../command.js';
 import { positionHeaders } from '../commands.openapi.js';
 import type { WriteApiDeps } from '../deps.js';
+import { ProjectRights } from '../projects/project-rights.js';
 import { objectIdPattern } from './bug-input.js';
 
 /**
@@ -64,12 +65,17 @@ const body = {
 /** What AddComment and EditComment carry: the text, and the mentioned people with their roles. */
 async function written(deps: WriteApiDeps, bugId: string, commentId: string, input: CommentBody) {
   const mentions = input.mentions ?? [];
+  const roles = await deps.accounts.roles(mentions);
+  // Whom a private project's bug does not exist for cannot be mentioned there (issue 35).
+  const hidden = await new ProjectRights(deps.pool).hiddenFromEach(new Map(Object.entries(roles)));
   return {
     bugId,
     commentId,
     body: input.body ?? '',
     mentions,
-    mentionedRoles: await deps.accounts.roles(mentions),
+    mentionedRoles: Object.fromEntries(
+      Object.entries(roles).map(([id, person]) => [id, { ...person, hiddenProjects: hidden[id] ?? [] }]),
+    ),
   };
 }
 

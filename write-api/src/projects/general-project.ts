@@ -4,6 +4,7 @@ import type { CommandHandler } from '@bugtrail/eventstore';
 import type pg from 'pg';
 import { ProjectBugNumbers } from './project-bug-numbers.js';
 import { claimProjectKey, projectOfKey } from './project-keys.js';
+import { ProjectRights } from './project-rights.js';
 
 /**
  * The first start makes the default project, "General" (key BUG), by the system: every bug
@@ -13,7 +14,10 @@ import { claimProjectKey, projectOfKey } from './project-keys.js';
  */
 export async function ensureGeneralProject(pool: pg.Pool, commands: CommandHandler): Promise<void> {
   await new ProjectBugNumbers(pool).seedGeneral();
-  if ((await projectOfKey(pool, generalProject.key)) === generalProject.id) return;
+  if ((await projectOfKey(pool, generalProject.key)) === generalProject.id) {
+    await new ProjectRights(pool).fillFromStreams(commands);
+    return;
+  }
   try {
     await commands.handle(
       streams.project(generalProject.id),
@@ -31,7 +35,13 @@ export async function ensureGeneralProject(pool: pg.Pool, commands: CommandHandl
         metadata: { actor: null, now: new Date().toISOString() },
       },
       { actor: null, correlationId: randomUUID(), idempotencyKey: null },
-      { mustBeNew: true, alongside: (tx) => claimProjectKey(tx, generalProject.key, generalProject.id) },
+      {
+        mustBeNew: true,
+        alongside: async (tx, { state }) => {
+          await claimProjectKey(tx, generalProject.key, generalProject.id);
+          await ProjectRights.write(tx, state);
+        },
+      },
     );
   } catch (error) {
     // Another process made it a moment ago.

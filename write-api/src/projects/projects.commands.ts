@@ -20,6 +20,7 @@ import { positionHeaders } from '../commands.openapi.js';
 import type { WriteApiDeps } from '../deps.js';
 import { defaultProjectId, visibleProject } from './project-facts.js';
 import { claimProjectKey } from './project-keys.js';
+import { ProjectRights } from './project-rights.js';
 
 /**
  * Projects (api.md "Projects", issue 35): admins create them; admins and a project's leads
@@ -104,7 +105,13 @@ export const createProject = defineCommand({
       access: body.access ?? 'reporters',
     },
   }),
-  policy: { mustBeNew: true, alongside: (tx, { state }) => claimProjectKey(tx, state.key, state.id) },
+  policy: {
+    mustBeNew: true,
+    alongside: async (tx, { state }) => {
+      await claimProjectKey(tx, state.key, state.id);
+      await ProjectRights.write(tx, state);
+    },
+  },
   answer: async (handled, _request, _command, deps) => ({ status: 201, body: await projectDto(deps, handled.state) }),
   responses: {
     201: projectAnswer,
@@ -153,8 +160,10 @@ export const updateProject = defineCommand({
   }),
   policy: {
     retryOnConflict: true,
-    alongside: (tx, { before, state }) =>
-      state.key !== before.key ? claimProjectKey(tx, state.key, state.id) : Promise.resolve(),
+    alongside: async (tx, { before, state }) => {
+      if (state.key !== before.key) await claimProjectKey(tx, state.key, state.id);
+      if (state.private !== before.private || state.access !== before.access) await ProjectRights.write(tx, state);
+    },
   },
   answer: async (handled, _request, _command, deps) => ({ status: 200, body: await projectDto(deps, handled.state) }),
   responses: {
@@ -180,7 +189,7 @@ export const setProjectMember = defineCommand({
     type: 'SetProjectMember',
     data: { userId: params.userId, role: body.role, userKnown: (await deps.accounts.people([params.userId])).size > 0 },
   }),
-  policy: { retryOnConflict: true },
+  policy: { retryOnConflict: true, alongside: (tx, { state }) => ProjectRights.write(tx, state) },
   answer: async (handled, _request, _command, deps) => ({ status: 200, body: await projectDto(deps, handled.state) }),
   responses: {
     200: projectAnswer,
@@ -201,7 +210,11 @@ export const removeProjectMember = defineCommand({
   stream: ({ params }) => streams.project(params.id),
   decider: projectDecider,
   command: ({ params }) => ({ type: 'RemoveProjectMember', data: { userId: params.userId } }),
-  policy: ({ params }) => ({ retryOnConflict: true, naturalKey: `${params.id}:${params.userId}` }),
+  policy: ({ params }) => ({
+    retryOnConflict: true,
+    naturalKey: `${params.id}:${params.userId}`,
+    alongside: (tx, { state }) => ProjectRights.write(tx, state),
+  }),
   answer: async (handled, _request, _command, deps) => ({ status: 200, body: await projectDto(deps, handled.state) }),
   responses: {
     200: projectAnswer,

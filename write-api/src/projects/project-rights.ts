@@ -1,0 +1,65 @@
+import { type Actor, type ProjectState, projectDecider, seesEveryProject, streams } from '@bugtrail/domain';
+import type { CommandHandler } from '@bugtrail/eventstore';
+import type pg from 'pg';
+
+/**
+ * Who may see which project, as the write side keeps it (`write_api.project_rights`): each
+ * project's privacy and members, written in the transaction of the event that changes them
+ * (`alongside`, ADR 026; this file is the table's one writer). A bug command asks it which
+ * private projects its actor (and the people it names: assignees, mentions) is no member of,
+ * so a decision never waits for a read model and a member who has left can change nothing.
+ */
+export class ProjectRights {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** The project's privacy, access and members as the decided state has them (every project command). */
+  static async write(tx: pg.ClientBase | pg.Pool, state: ProjectState): Promise<void> {
+    await tx.query(
+      `insert into write_api.project_rights (project_id, private, access, members) values ($1, $2, $3, $4)
+       on conflict (project_id) do update set private = excluded.private, access = excluded.access, members = excluded.members`,
+      [state.id, state.private, state.access, Object.keys(state.members)],
+    );
+  }
+
+  /** The private projects `actor` is no member of (none for admins and auditors). */
+  async hiddenFrom(actor: Pick<Actor, 'id' | 'role'>): Promise<string[]> {
+    if (seesEveryProject(actor)) return [];
+    const { rows } = await this.pool.query<{ project_id: string }>(
+      'select project_id from write_api.project_rights where private and not ($1 = any(members))',
+      [actor.id],
+    );
+    return rows.map((row) => row.project_id);
+  }
+
+  /** For each person named, the private projects they are no member of (their roles say who sees every project). */
+  async hiddenFromEach(people: ReadonlyMap<string, { role: Actor['role'] }>): Promise<Record<string, string[]>> {
+    const hidden: Record<string, string[]> = {};
+    if (people.size === 0) return hidden;
+    const { rows } = await this.pool.query<{ project_id: string; members: string[] }>(
+      'select project_id, members from write_api.project_rights where private',
+    );
+    for (const [id, person] of people) {
+      hidden[id] = seesEveryProject(person)
+        ? []
+        : rows.filter((row) => !row.members.includes(id)).map((row) => row.project_id);
+    }
+    return hidden;
+  }
+
+  /**
+   * Projects made before this table (issue 35's first slices) are folded in from their streams
+   * once, at start: each project named in `project_keys` without a row here. Idempotent, and
+   * several processes starting at once write the same rows.
+   */
+  async fillFromStreams(commands: CommandHandler): Promise<void> {
+    const { rows } = await this.pool.query<{ project_id: string }>(
+      `select distinct k.project_id from write_api.project_keys k
+       where not exists (select 1 from write_api.project_rights a where a.project_id = k.project_id)`,
+    );
+    for (const { project_id } of rows) {
+      const { state } = await commands.load(streams.project(project_id), projectDecider);
+      if (!state.exists) continue;
+      await ProjectRights.write(this.pool, state);
+    }
+  }
+}
