@@ -7,7 +7,7 @@ import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { idempotencyHeader } from './commands.openapi.js';
 import { commandContext, settle, type WriteApiDeps } from './deps.js';
-import { withHiddenProjects } from './projects/hidden-projects.js';
+import { withProjectRights } from './projects/project-rights.js';
 
 /** What a declaration's functions see of one request: its input, who asks, and when. */
 export type CommandRequest<Body, Params> = Readonly<{
@@ -124,7 +124,7 @@ export function commandRoutes(deps: WriteApiDeps, declarations: readonly AnyComm
       requireAuth(deps.tokens),
       ...(declaration.roles ? [requireRole(...declaration.roles)] : []),
       // Who the caller is includes the private projects hidden from them (issue 35).
-      withHiddenProjects(deps),
+      withProjectRights(deps),
     ] as const;
     app.on(declaration.method.toUpperCase(), declaration.path, ...guards, async (c) => {
       const answer = await runCommand(deps, declaration, c);

@@ -36,3 +36,4 @@ export type PullRequestLinked = BugEventMap['PullRequestLinked'];
 export type BugArchived = BugEventMap['BugArchived'];
 export type BugRestored = BugEventMap['BugRestored'];
 export type BugMovedToProject = BugEventMap['BugMovedToProject'];
+export type BugInTriage = BugEventMap['BugInTriage'];

@@ -24,12 +24,19 @@ export const bugProjectMessages = {
   assigneeNotMember: 'Assignees must be members of this private project',
 } as const;
 
+/** A team project's report with no assignee waits in the project's triage; its leads are told. */
+
 const id = z.string().min(1).max(100);
 export const bugProjectEventSchemas = {
   /** `projectNumber`: the bug's number within the project it moved to (its key there). */
   BugMovedToProject: {
     version: 1,
     data: z.object({ bugId: id, fromProjectId: id, projectId: id, projectNumber: z.number().int().positive() }),
+  },
+  /** Reported into a team project without an assignee: it waits in the project's triage (its leads are told). */
+  BugInTriage: {
+    version: 1,
+    data: z.object({ bugId: id, projectId: id }),
   },
 } as const;
 

@@ -168,6 +168,9 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       return { ...touched, deleted: true };
     case 'BugMovedToProject':
       return { ...touched, ...evolveBugProject(state, event) };
+    // Where it waits is what it has: no assignee, in its project.
+    case 'BugInTriage':
+      return state;
     case 'BugArchived':
     case 'BugRestored':
       return { ...touched, archived: evolveArchived(state.archived, event) };

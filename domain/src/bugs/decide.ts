@@ -165,7 +165,8 @@ function reportBug(command: ReportBug, state: BugState): BugEvent[] {
         checklist,
         attachments,
       },
-      { now: command.metadata.now },
+      // A team project takes a report without an assignee into its triage.
+      { now: command.metadata.now, assigneesOptional: d.project.access === 'team' },
     ),
     ...unknownDeveloperIssues(assigneeIds, d.knownDeveloperIds),
     // Developers see no project they are not a member of unless it is public.
@@ -192,7 +193,9 @@ function reportBug(command: ReportBug, state: BugState): BugEvent[] {
         projectNumber: d.projectNumber,
       },
     },
-    { type: 'DevelopersAssigned', data: { bugId, developerIds: assigneeIds } },
+    assigneeIds.length > 0
+      ? { type: 'DevelopersAssigned', data: { bugId, developerIds: assigneeIds } }
+      : { type: 'BugInTriage', data: { bugId, projectId: d.project.id } },
     ...checklist.map((text): BugEvent => ({ type: 'ChecklistItemAdded', data: { bugId, itemId: newId(), text } })),
     ...attachments.map((url): BugEvent => ({ type: 'AttachmentLinkAdded', data: { bugId, url } })),
   ];
@@ -223,7 +226,8 @@ function detailChanges(
   }
   const issues = validateBugForm(
     { title, description, assigneeIds, dueDate: dueDateChanged ? changes.dueDate! : bug.dueDate, module },
-    { now, checkDueDate: dueDateChanged },
+    // A bug waiting in a team project's triage keeps having no assignee while its details change.
+    { now, checkDueDate: dueDateChanged, assigneesOptional: bug.assigneeIds.length === 0 && assigneeIds.length === 0 },
   );
   const changed: { -readonly [K in keyof BugDetailsEditedData['changes']]: BugDetailsEditedData['changes'][K] } = {};
   if (title.trim() !== bug.title) changed.title = title.trim();
@@ -252,7 +256,12 @@ function assigneeEvents(bug: ReportedBug, next: readonly string[]): BugEvent[] {
 function changeBugStatus(command: ChangeBugStatus, state: BugState): BugEvent[] {
   const actor = actorOf(command);
   const bug = existingBug(state, actor);
-  if (!bugPermissions.canWorkOn(actor, bug)) refuse(actor, bug, bugWriteMessages.cannotChangeStatus);
+  if (
+    !bugPermissions.canWorkOn(actor, bug) &&
+    !bugPermissions.canCloseOrReopen(actor, bug, bug.status, command.data.status)
+  ) {
+    refuse(actor, bug, bugWriteMessages.cannotChangeStatus);
+  }
   // Any status from any other (spec section 4); the same status is no change.
   if (command.data.status === bug.status) return [];
   return [{ type: 'BugStatusChanged', data: { bugId: bug.id, from: bug.status, to: command.data.status } }];

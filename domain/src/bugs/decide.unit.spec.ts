@@ -715,3 +715,82 @@ describe('a private project’s bugs (issue 35)', () => {
       .then([{ type: 'DevelopersAssigned', data: { bugId: BUG, developerIds: [otherDeveloper.id] } }]);
   });
 });
+
+describe('a team project’s bugs (issue 35: access "team")', () => {
+  const TEAM = 'project-web';
+  const web: typeof general = {
+    ...general,
+    id: TEAM,
+    access: 'team',
+    members: {
+      [tester.id]: 'lead',
+      [otherTester.id]: 'member',
+      [developer.id]: 'member',
+      [otherDeveloper.id]: 'member',
+    },
+  };
+  const member = (actor: Actor): Actor => ({ ...actor, teamProjects: [TEAM] });
+  /** Reported by `tester`, assigned to `developer`, in the team project. */
+  const inTeam = () => [reported({ projectId: TEAM, projectNumber: 1 }), assigned(developer.id)];
+  const status = (to: 'Open' | 'In Progress' | 'Closed', actor: Actor) =>
+    command('ChangeBugStatus', { bugId: BUG, status: to }, actor);
+
+  it('takes a report without an assignee into the project’s triage', () => {
+    const events = given()
+      .when(report({ project: web, assigneeIds: [] }, member(tester)))
+      .thenEvents();
+    expect(events.map((e) => e.type)).toEqual(['BugReported', 'BugInTriage']);
+    expect(events[1]).toEqual({ type: 'BugInTriage', data: { bugId: BUG, projectId: TEAM } });
+  });
+
+  it('still asks for an assignee in a project by the reporters’ rules', () => {
+    given()
+      .when(report({ assigneeIds: [] }))
+      .thenThrows('validation', bugMessages.developerRequired);
+  });
+
+  it('lets any developer member change the status and tick the checklist, assigned or not', () => {
+    given(...inTeam())
+      .when(status('In Progress', member(otherDeveloper)))
+      .then([{ type: 'BugStatusChanged', data: { bugId: BUG, from: 'Open', to: 'In Progress' } }]);
+    given(...inTeam(), itemAdded('i1', 'Reproduce'))
+      .when(
+        command(
+          'SetChecklist',
+          { bugId: BUG, items: [{ id: 'i1', text: 'Reproduce', completed: true }], newItemIds: [] },
+          member(otherDeveloper),
+        ),
+      )
+      .then([
+        {
+          type: 'ChecklistItemCompleted',
+          data: { bugId: BUG, itemId: 'i1', by: otherDeveloper.id, at: NOW },
+        },
+      ]);
+    // Not a member: the roles' rules, as before.
+    given(...inTeam())
+      .when(status('In Progress', otherDeveloper))
+      .thenThrows('forbidden', bugMessages.noPermissionToView);
+  });
+
+  it('lets its reporter close and reopen it, and nothing else; another tester member not at all', () => {
+    given(...inTeam())
+      .when(status('Closed', member(tester)))
+      .then([{ type: 'BugStatusChanged', data: { bugId: BUG, from: 'Open', to: 'Closed' } }]);
+    given(...inTeam(), { type: 'BugStatusChanged', data: { bugId: BUG, from: 'Open', to: 'Closed' } })
+      .when(status('Open', member(tester)))
+      .then([{ type: 'BugStatusChanged', data: { bugId: BUG, from: 'Closed', to: 'Open' } }]);
+    given(...inTeam())
+      .when(status('In Progress', member(tester)))
+      .thenThrows('forbidden', bugWriteMessages.cannotChangeStatus);
+    given(...inTeam())
+      .when(status('Closed', member(otherTester)))
+      .thenThrows('forbidden', bugWriteMessages.cannotChangeStatus);
+  });
+
+  it('keeps a bug in triage without an assignee while its details change', () => {
+    given(reported({ projectId: TEAM, projectNumber: 1 }))
+      .when(command('UpdateBug', { bugId: BUG, changes: { title: 'Login broken on Safari' }, newItemIds: [] }, tester))
+      .then([{ type: 'BugDetailsEdited', data: { bugId: BUG, changes: { title: 'Login broken on Safari' } } }]);
+  });
+});

@@ -15,48 +15,67 @@ export function isHiddenFrom(actor: Pick<Actor, 'hiddenProjects'>, bug: Pick<Bug
   return bug.projectId !== undefined && (actor.hiddenProjects?.includes(bug.projectId) ?? false);
 }
 
+/** Whether the bug is in a team project the actor is a member of (api.md "Projects": they work on all of it). */
+export function isTeamBugOf(actor: Pick<Actor, 'teamProjects'>, bug: Pick<BugAccessFacts, 'projectId'>): boolean {
+  return bug.projectId !== undefined && (actor.teamProjects?.includes(bug.projectId) ?? false);
+}
+
 /**
  * The bugs a person may open, as a scope (api.md "Who sees what"): every bug, the bugs one
- * person reported, or the bugs assigned to one person. The one visibility rule: `canView`
- * below checks a bug against it in memory, and the bugs read model turns it into SQL
- * (projector's bugs/bug-visibility.ts), for every list, count, search, export and tool.
+ * person reported, or the bugs assigned to one person; for the last two, also every bug of the
+ * team projects they are a member of (`teamProjects`, api.md "Projects"). The one visibility
+ * rule: `canView` below checks a bug against it in memory, and the bugs read model turns it
+ * into SQL (projector's bugs/bug-visibility.ts), for every list, count, search, export and tool.
  */
 export type BugScope =
   | Readonly<{ kind: 'all' }>
-  | Readonly<{ kind: 'reporter'; id: string }>
-  | Readonly<{ kind: 'assignee'; id: string }>;
+  | Readonly<{ kind: 'reporter'; id: string; teamProjects?: readonly string[] }>
+  | Readonly<{ kind: 'assignee'; id: string; teamProjects?: readonly string[] }>;
 
-/** Who may see which bugs: admins and auditors every bug; testers their own reports; developers the bugs assigned to them. */
-export function visibleBugScope(actor: Pick<Actor, 'id' | 'role'>): BugScope {
+/**
+ * Who may see which bugs: admins and auditors every bug; testers their own reports; developers
+ * the bugs assigned to them; both, every bug of their team projects.
+ */
+export function visibleBugScope(actor: Pick<Actor, 'id' | 'role' | 'teamProjects'>): BugScope {
   if (rolePermissions.readsEverything(actor)) return { kind: 'all' };
-  if (actor.role === 'tester') return { kind: 'reporter', id: actor.id };
-  return { kind: 'assignee', id: actor.id };
+  const team = actor.teamProjects?.length ? { teamProjects: actor.teamProjects } : {};
+  if (actor.role === 'tester') return { kind: 'reporter', id: actor.id, ...team };
+  return { kind: 'assignee', id: actor.id, ...team };
+}
+
+/** The scope's own person only, without their team projects (what the counters count per person). */
+export function personalScope(scope: BugScope): BugScope {
+  return scope.kind === 'all' ? scope : { kind: scope.kind, id: scope.id };
 }
 
 /**
  * The bugs whose rows a person's all-bugs list shows (`GET /api/bugs/all-viewable`): every
  * bug for testers (rows only: the detail stays `visibleBugScope`), else what they may open.
  */
-export function listedBugScope(actor: Pick<Actor, 'id' | 'role'>): BugScope {
+export function listedBugScope(actor: Pick<Actor, 'id' | 'role' | 'teamProjects'>): BugScope {
   return actor.role === 'tester' ? { kind: 'all' } : visibleBugScope(actor);
 }
 
 /** Whether a bug is in the scope (deleted or not: callers say what a deleted bug means). */
-export function isInBugScope(scope: BugScope, bug: Pick<BugAccessFacts, 'reporterId' | 'assigneeIds'>): boolean {
+export function isInBugScope(
+  scope: BugScope,
+  bug: Pick<BugAccessFacts, 'reporterId' | 'assigneeIds' | 'projectId'>,
+): boolean {
   switch (scope.kind) {
     case 'all':
       return true;
     case 'reporter':
-      return bug.reporterId === scope.id;
+      return bug.reporterId === scope.id || isTeamBugOf(scope, bug);
     case 'assignee':
-      return bug.assigneeIds.includes(scope.id);
+      return bug.assigneeIds.includes(scope.id) || isTeamBugOf(scope, bug);
   }
 }
 
 /** Whether every bug of `inner` is in `outer` (whoever sees `outer` may list `inner` whole). */
 export function coversBugScope(outer: BugScope, inner: BugScope): boolean {
   if (outer.kind === 'all') return true;
-  return inner.kind === outer.kind && inner.id === outer.id;
+  if (inner.kind === 'all' || inner.kind !== outer.kind || inner.id !== outer.id) return false;
+  return (inner.teamProjects ?? []).every((id) => outer.teamProjects?.includes(id));
 }
 
 /**
@@ -87,13 +106,21 @@ export const bugPermissions = {
    * Hears of a bug's changes live (api.md "live topics"): those who see every bug, and
    * anyone in its audience before or after the change (`bugAudience`, so removals arrive too).
    */
-  hearsOf(actor: Actor, audience: Readonly<{ ids: readonly string[] | null; isPublic: boolean }>): boolean {
+  hearsOf(
+    actor: Actor,
+    audience: Readonly<{ ids: readonly string[] | null; isPublic: boolean; projects?: readonly string[] | null }>,
+  ): boolean {
     if (visibleBugScope(actor).kind === 'all' || audience.isPublic) return true;
+    if (audience.projects?.some((projectId) => isTeamBugOf(actor, { projectId }))) return true;
     return audience.ids?.includes(actor.id) ?? false;
   },
-  /** Hears that the list of every bug changed: whoever's all-bugs list shows bugs beyond their audiences. */
-  hearsOfEveryBug(actor: Actor): boolean {
-    return listedBugScope(actor).kind === 'all';
+  /**
+   * Hears that the list of every bug changed: whoever's all-bugs list shows bugs beyond their
+   * audiences; and a team project's members, of a change among its bugs (`projects`).
+   */
+  hearsOfEveryBug(actor: Actor, projects?: readonly string[] | null): boolean {
+    if (listedBugScope(actor).kind === 'all') return true;
+    return projects?.some((projectId) => isTeamBugOf(actor, { projectId })) ?? false;
   },
   canReport(actor: Actor): boolean {
     return actor.role === 'admin' || actor.role === 'tester';
@@ -107,11 +134,19 @@ export const bugPermissions = {
   canDelete(actor: Actor, bug: BugAccessFacts): boolean {
     return bugPermissions.canEdit(actor, bug);
   },
-  /** Change status and tick checklist items: admin any; developer assigned bugs. */
+  /** Change status and tick checklist items: admin any; developer assigned bugs, and any bug of their team projects. */
   canWorkOn(actor: Actor, bug: BugAccessFacts): boolean {
-    if (bug.deleted) return false;
+    if (bug.deleted || isHiddenFrom(actor, bug)) return false;
     if (actor.role === 'admin') return true;
-    return actor.role === 'developer' && bug.assigneeIds.includes(actor.id);
+    return actor.role === 'developer' && (bug.assigneeIds.includes(actor.id) || isTeamBugOf(actor, bug));
+  },
+  /**
+   * Close or reopen (Closed → Open) their own report in a team project they are a member of
+   * (api.md "Projects": reporters verify the fix).
+   */
+  canCloseOrReopen(actor: Actor, bug: BugAccessFacts, from: string, to: string): boolean {
+    if (bug.deleted || bug.reporterId !== actor.id || !isTeamBugOf(actor, bug) || from === to) return false;
+    return to === 'Closed' || (from === 'Closed' && to === 'Open');
   },
 } as const;
 

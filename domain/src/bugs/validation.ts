@@ -48,6 +48,8 @@ export type BugFormOptions = Readonly<{
   now: string | Date;
   /** Validate the due date (on edit: only when it changes). Default true. */
   checkDueDate?: boolean;
+  /** No assignee is fine: a team project's report waits in triage (api.md "Projects"). Default false. */
+  assigneesOptional?: boolean;
 }>;
 
 /** Checklist and attachment entries are trimmed; blank ones are dropped. */
@@ -129,8 +131,9 @@ export function validateBugForm(values: BugFormValues, options: BugFormOptions):
   else if (description.length > bugLimits.descriptionMax) add('description', bugLimitMessages.descriptionTooLong);
 
   const assignees = values.assigneeIds.filter((id) => id.trim());
-  if (assignees.length === 0) add('assignedTo', bugMessages.developerRequired);
-  else if (new Set(assignees).size > bugLimits.assignees) add('assignedTo', bugLimitMessages.tooManyAssignees);
+  if (assignees.length === 0) {
+    if (!options.assigneesOptional) add('assignedTo', bugMessages.developerRequired);
+  } else if (new Set(assignees).size > bugLimits.assignees) add('assignedTo', bugLimitMessages.tooManyAssignees);
 
   if (options.checkDueDate !== false && values.dueDate !== null && values.dueDate.trim() !== '') {
     const iso = normaliseDueDate(values.dueDate);

@@ -60,6 +60,11 @@ export type Actor = Readonly<{
    * knows them when it answers: their bugs do not exist for them. Absent: none known.
    */
   hiddenProjects?: readonly string[];
+  /**
+   * The projects with team access (`access: "team"`) this person is a member of: they read every
+   * bug of them, comment on any, and as developers work on any (api.md "Projects"). Absent: none.
+   */
+  teamProjects?: readonly string[];
 }>;
 
 export type Command<Type extends string = string, Data = unknown> = Readonly<{

@@ -18,6 +18,8 @@ export const notificationKinds = [
   'webhook_disabled',
   /** To the person: an admin turned their two-factor sign-in off (api.md "Second round of safety"). */
   'mfa_reset',
+  /** To a team project's leads: a report came in without an assignee (api.md "Projects"). */
+  'triage',
 ] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 

@@ -14,18 +14,19 @@ import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 export { isInBugScope, listedBugScope, visibleBugScope };
 
 /** A column of the bugs table, qualified by `alias` when the query names the table so. */
-const column = (name: 'reporter_id' | 'assignee_ids', alias?: string) => sql.ref(alias ? `${alias}.${name}` : name);
+const column = (name: 'reporter_id' | 'assignee_ids' | 'project_id', alias?: string) =>
+  sql.ref(alias ? `${alias}.${name}` : name);
 
 /** `isInBugScope` in SQL over a bugs row (of `alias`, when given); deleted rows are the caller's. */
 export function bugScopeSql(scope: BugScope, alias?: string): RawBuilder<SqlBool> {
-  switch (scope.kind) {
-    case 'all':
-      return sql<SqlBool>`true`;
-    case 'reporter':
-      return sql<SqlBool>`${column('reporter_id', alias)} = ${scope.id}`;
-    case 'assignee':
-      return sql<SqlBool>`${column('assignee_ids', alias)} @> array[${scope.id}]::text[]`;
-  }
+  if (scope.kind === 'all') return sql<SqlBool>`true`;
+  const own =
+    scope.kind === 'reporter'
+      ? sql<SqlBool>`${column('reporter_id', alias)} = ${scope.id}`
+      : sql<SqlBool>`${column('assignee_ids', alias)} @> array[${scope.id}]::text[]`;
+  // And every bug of their team projects (api.md "Projects").
+  if (!scope.teamProjects?.length) return own;
+  return sql<SqlBool>`(${own} or ${column('project_id', alias)} = any(${[...scope.teamProjects]}::text[]))`;
 }
 
 /**
@@ -39,7 +40,7 @@ export function outsideProjectsSql(hidden: readonly string[] | undefined, alias?
 
 /** The live bugs `actor` may open (`bugPermissions.canView` in SQL), over a bugs row of `alias`. */
 export function visibleBugsSql(
-  actor: Pick<Actor, 'id' | 'role' | 'hiddenProjects'>,
+  actor: Pick<Actor, 'id' | 'role' | 'hiddenProjects' | 'teamProjects'>,
   alias?: string,
 ): Expression<SqlBool> {
   const deleted = sql.ref(alias ? `${alias}.deleted` : 'deleted');

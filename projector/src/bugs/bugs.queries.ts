@@ -6,6 +6,7 @@ import {
   bugStatuses,
   type Priority,
   parseBugKey,
+  personalScope,
   priorities,
   type Severity,
   severities,
@@ -65,6 +66,8 @@ export type ListFilters = Readonly<{
   archived?: boolean | undefined;
   /** Projects by `_id` (resolveProjectIds turns keys into ids): a bug matches when it is in any of them. */
   projects?: readonly string[] | undefined;
+  /** A project's triage (api.md "Projects"): bugs not Closed with no assignee. */
+  triage?: boolean | undefined;
 }>;
 
 export type ListQuery = Readonly<{
@@ -222,6 +225,7 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
   }
   if (f.reporters?.length) conditions.push(eb('reporter_id', 'in', [...f.reporters]));
   if (f.projects?.length) conditions.push(sql<boolean>`project_id = any(${[...f.projects]}::text[])`);
+  if (f.triage) conditions.push(sql<boolean>`cardinality(assignee_ids) = 0 and status <> 'Closed'`);
   if (f.modules?.length) {
     const modules = f.modules.map((m) => sql`lower(${m})`);
     conditions.push(sql<boolean>`lower(dto->>'module') in (${sql.join(modules)})`);
@@ -285,7 +289,8 @@ export function isFiltered(query: Pick<ListQuery, 'filters' | 'q'>): boolean {
       f.projects?.length ||
       f.modules?.length ||
       f.due ||
-      f.archived,
+      f.archived ||
+      f.triage,
   );
 }
 
@@ -479,9 +484,11 @@ export type BugCounts = Readonly<{
 }>;
 
 /**
- * The scope's counts by status, severity and priority: at most nine rows, at any size. Without
- * the bugs of `hidden` projects (private ones the caller is no member of): every bug's counts
- * less those projects' own counters; a person's scope, counted from their bugs' rows.
+ * The scope's counts by status, severity and priority: at most nine rows, at any size, from the
+ * counters. Without the bugs of `hidden` projects (private ones the caller is no member of):
+ * every bug's counts less those projects' own counters. A person's scope: their own counters,
+ * plus their team projects' counters (api.md "Projects"), less their own bugs in a hidden or a
+ * team project (not theirs to see, or counted twice), found by an index probe.
  */
 export async function countBugs(
   db: Kysely<ReadModelDb>,
@@ -489,23 +496,31 @@ export async function countBugs(
   hidden: readonly string[] = [],
 ): Promise<BugCounts> {
   const all = scope.kind === 'all';
-  const scopes = [scopeKey(scope), ...(all ? hidden.map((id) => `project:${id}`) : [])];
-  const [rows, inHidden] = await Promise.all([
-    from(db).selectFrom('bug_counters').select(['scope', 'dim', 'value', 'n']).where('scope', 'in', scopes).execute(),
-    // A person's scope meets a hidden project in a few bugs at most (their own, from before they left it).
-    hidden.length > 0 && !all
+  const person = personalScope(scope);
+  const team = scope.kind === 'all' ? [] : [...(scope.teamProjects ?? [])];
+  const added = [scopeKey(person), ...team.map((id) => `project:${id}`)];
+  const taken = all ? hidden.map((id) => `project:${id}`) : [];
+  const overlapping = all ? [] : [...hidden, ...team];
+  const [rows, overlap] = await Promise.all([
+    from(db)
+      .selectFrom('bug_counters')
+      .select(['scope', 'dim', 'value', 'n'])
+      .where('scope', 'in', [...added, ...taken])
+      .execute(),
+    // A person's scope meets a hidden or team project in a few bugs at most (their own there).
+    overlapping.length > 0
       ? sql<{ dim: string; value: string; n: number }>`
           select d.dim, d.value, count(*)::int as n
           from ${sql.table(`${READ_MODEL_SCHEMA}.bugs`)} b
           cross join lateral (values ('status', b.status), ('severity', b.severity), ('priority', b.priority)) as d(dim, value)
-          where not b.deleted and not b.archived and ${bugScopeSql(scope, 'b')}
-            and b.project_id = any(${[...hidden]}::text[])
+          where not b.deleted and not b.archived and ${bugScopeSql(person, 'b')}
+            and b.project_id = any(${overlapping}::text[])
           group by d.dim, d.value`
           .execute(db)
           .then((result) => result.rows)
       : [],
   ]);
-  if (hidden.length === 0) return bugCountsFrom(rows);
+  if (added.length === 1 && taken.length === 0 && overlap.length === 0) return bugCountsFrom(rows);
   const net = new Map<string, { dim: string; value: string; n: number }>();
   const add = (r: { dim: string; value: string }, n: number) => {
     const key = `${r.dim}\u0000${r.value}`;
@@ -513,8 +528,8 @@ export async function countBugs(
     entry.n += n;
     net.set(key, entry);
   };
-  for (const r of rows) add(r, r.scope === scopeKey(scope) ? r.n : -r.n);
-  for (const r of inHidden) add(r, -r.n);
+  for (const r of rows) add(r, added.includes(r.scope) ? r.n : -r.n);
+  for (const r of overlap) add(r, -r.n);
   return bugCountsFrom([...net.values()]);
 }
 

@@ -1,4 +1,4 @@
-import { legacyProjectId, type NotificationKind, type NotificationsReadData } from '@bugtrail/domain';
+import { eventsOf, legacyProjectId, type NotificationKind, type NotificationsReadData } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { chunks } from '../runtime/chunks.js';
@@ -32,6 +32,8 @@ export type StoredForNotifications = Readonly<{
   names: ReadonlyMap<string, string>;
   /** Read only when the batch switches a webhook off. */
   admins: readonly string[];
+  /** Each team project's leads, by project id: read only for the projects a report left for triage. */
+  leads?: ReadonlyMap<string, readonly string[]>;
 }>;
 
 /** A batch's changes: the bug and chat facts it folds, the notifications it makes, reads and preferences. */
@@ -40,6 +42,7 @@ export class NotificationBatch {
   readonly chats = new Map<string, string>();
   readonly names: ReadonlyMap<string, string>;
   readonly admins: readonly string[];
+  readonly leads: ReadonlyMap<string, readonly string[]>;
   readonly touchedBugs = new Set<string>();
   readonly touchedChats = new Set<string>();
   readonly made: NotificationRow[] = [];
@@ -53,6 +56,7 @@ export class NotificationBatch {
     for (const chat of stored.chats) this.chats.set(chat.id, chat.name);
     this.names = stored.names;
     this.admins = stored.admins;
+    this.leads = stored.leads ?? new Map();
   }
 
   /** The actor as people call them now, else as the event named them. */
@@ -223,7 +227,20 @@ export const notificationsProjection = defineProjection({
             .execute()
         ).map((a) => a.id)
       : [];
-    return { bugs, chats, names, admins };
+    // A report left for triage: the project's leads as they are now (the live projects read model).
+    const triaged = [...new Set(eventsOf(events, 'BugInTriage').map((e) => e.data.projectId))];
+    const leads = new Map<string, string[]>();
+    if (triaged.length > 0) {
+      const rows = await db
+        .withSchema(READ_MODEL_SCHEMA)
+        .selectFrom('project_members')
+        .select(['project_id', 'user_id'])
+        .where('project_id', 'in', triaged)
+        .where('role', '=', 'lead')
+        .execute();
+      for (const row of rows) leads.set(row.project_id, [...(leads.get(row.project_id) ?? []), row.user_id]);
+    }
+    return { bugs, chats, names, admins, leads };
   },
   begin: (stored: StoredForNotifications) => new NotificationBatch(stored),
   on: {
@@ -299,6 +316,12 @@ export const notificationsProjection = defineProjection({
       batch.notify(e, mentioned, 'mentioned', `${actorName} mentioned you on ${bugName(bug)}`, { bugId: d.bugId });
       const followers = [bug.reporter_id, ...(bug.assignee_ids ?? [])].filter((userId) => !mentioned.has(userId));
       batch.notify(e, followers, 'commented', `${actorName} commented on ${bugName(bug)}`, { bugId: d.bugId });
+    },
+    BugInTriage(batch, e) {
+      const bug = batch.liveBug(e.data.bugId);
+      if (!bug) return;
+      const text = `${batch.actorName(e)} reported ${bugName(bug)} with no assignee: it waits in triage`;
+      batch.notify(e, batch.leads.get(e.data.projectId) ?? [], 'triage', text, { bugId: bug.id });
     },
     BugDueSoon: dueNotice,
     BugOverdue: dueNotice,

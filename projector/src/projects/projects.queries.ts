@@ -1,5 +1,5 @@
 import { type Actor, generalProject, seesEveryProject } from '@bugtrail/domain';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 import type { ProjectsTable } from './projects.tables.js';
@@ -112,54 +112,71 @@ export async function findProjectLabels(
 }
 
 /**
- * The private projects `actor` is no member of (none for admins and auditors): their bugs do
- * not exist for them (api.md "Projects"). Read once per request; a few rows at most.
+ * What a person's projects give and take (api.md "Projects"): the private projects they are no
+ * member of (`hidden`: their bugs do not exist for them) and the team projects they are a member
+ * of (`team`: they read and work on all of their bugs). Admins and auditors: neither.
  */
-/** Every private project's members, by project id (for asking many people's `hiddenProjects` at once). */
-export async function privateProjectMembers(db: Kysely<ReadModelDb>): Promise<Map<string, Set<string>>> {
+export type ProjectRights = Readonly<{ hidden: readonly string[]; team: readonly string[] }>;
+export const noProjectRights: ProjectRights = { hidden: [], team: [] };
+
+/** A project that changes someone's rights (private, or team access), with its members. */
+export type RestrictedProject = Readonly<{ id: string; private: boolean; team: boolean; members: ReadonlySet<string> }>;
+
+/** Every private or team project with its members: to work out many people's rights at once (live streams). */
+export async function restrictedProjects(db: Kysely<ReadModelDb>): Promise<RestrictedProject[]> {
   const rows = await db
     .withSchema(READ_MODEL_SCHEMA)
     .selectFrom('projects')
     .leftJoin('project_members', 'project_members.project_id', 'projects.id')
-    .select(['projects.id', 'project_members.user_id'])
-    .where('projects.private', '=', true)
+    .select(['projects.id', 'projects.private', 'projects.access', 'project_members.user_id'])
+    .where((eb) => eb.or([eb('projects.private', '=', true), eb('projects.access', '=', 'team')]))
     .execute();
-  const members = new Map<string, Set<string>>();
+  const byId = new Map<string, { id: string; private: boolean; team: boolean; members: Set<string> }>();
   for (const row of rows) {
-    const set = members.get(row.id) ?? new Set<string>();
-    if (row.user_id) set.add(row.user_id);
-    members.set(row.id, set);
+    const project = byId.get(row.id) ?? {
+      id: row.id,
+      private: row.private,
+      team: row.access === 'team',
+      members: new Set(),
+    };
+    if (row.user_id) project.members.add(row.user_id);
+    byId.set(row.id, project);
   }
-  return members;
+  return [...byId.values()];
 }
 
-/** `hiddenProjectIds` from `privateProjectMembers`' answer. */
-export function hiddenProjectsAmong(
-  privateProjects: ReadonlyMap<string, ReadonlySet<string>>,
+/** `projectRightsOf` from `restrictedProjects`' answer. */
+export function projectRightsAmong(
+  projects: readonly RestrictedProject[],
   actor: Pick<Actor, 'id' | 'role'>,
-): string[] {
-  if (seesEveryProject(actor)) return [];
-  return [...privateProjects].filter(([, members]) => !members.has(actor.id)).map(([id]) => id);
+): ProjectRights {
+  if (seesEveryProject(actor)) return noProjectRights;
+  return {
+    hidden: projects.filter((p) => p.private && !p.members.has(actor.id)).map((p) => p.id),
+    team: projects.filter((p) => p.team && p.members.has(actor.id)).map((p) => p.id),
+  };
 }
 
-export async function hiddenProjectIds(db: Kysely<ReadModelDb>, actor: Pick<Actor, 'id' | 'role'>): Promise<string[]> {
-  if (seesEveryProject(actor)) return [];
-  const rows = await db
-    .withSchema(READ_MODEL_SCHEMA)
-    .selectFrom('projects')
-    .select('projects.id')
-    .where('projects.private', '=', true)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('project_members')
-            .select('project_members.user_id')
-            .whereRef('project_members.project_id', '=', 'projects.id')
-            .where('project_members.user_id', '=', actor.id),
-        ),
-      ),
-    )
-    .execute();
-  return rows.map((row) => row.id);
+/** The person's project rights, read once per request (a few rows at most). */
+export async function projectRightsOf(
+  db: Kysely<ReadModelDb>,
+  actor: Pick<Actor, 'id' | 'role'>,
+): Promise<ProjectRights> {
+  if (seesEveryProject(actor)) return noProjectRights;
+  const { rows } = await sql<{ id: string; private: boolean; team: boolean; member: boolean }>`
+    select p.id, p.private, p.access = 'team' as team,
+      exists (select 1 from ${sql.table(`${READ_MODEL_SCHEMA}.project_members`)} m
+              where m.project_id = p.id and m.user_id = ${actor.id}) as member
+    from ${sql.table(`${READ_MODEL_SCHEMA}.projects`)} p
+    where p.private or p.access = 'team'`.execute(db);
+  return {
+    hidden: rows.filter((r) => r.private && !r.member).map((r) => r.id),
+    team: rows.filter((r) => r.team && r.member).map((r) => r.id),
+  };
+}
+
+/** The actor with their project rights (`hiddenProjects`, `teamProjects`), as every bug read takes them. */
+export async function withProjectRightsOf<A extends Actor>(db: Kysely<ReadModelDb>, actor: A): Promise<A> {
+  const rights = await projectRightsOf(db, actor);
+  return { ...actor, hiddenProjects: rights.hidden, teamProjects: rights.team };
 }

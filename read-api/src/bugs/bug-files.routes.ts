@@ -12,7 +12,7 @@ import { type AuthEnv, normalizeUploadKey, requireAuth } from '@bugtrail/platfor
 import { findBugFile } from '@bugtrail/projector';
 import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
-import { withHiddenProjects } from '../projects/hidden-projects.js';
+import { withProjectRights } from '../projects/project-rights.js';
 import { sendFile } from '../static.js';
 
 /**
@@ -51,7 +51,7 @@ export function contentDisposition(kind: 'inline' | 'attachment', name: string):
 
 export function createBugFileReadRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps.tokens), withHiddenProjects(deps));
+  app.use('*', requireAuth(deps.tokens), withProjectRights(deps));
   const root = path.resolve(deps.uploadsDir);
 
   app.get('/:id/attachments/:fileId', async (c) => {

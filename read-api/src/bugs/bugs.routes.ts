@@ -50,7 +50,7 @@ import {
 import { type Context, Hono } from 'hono';
 import { asOfQuery, effectiveAsOf } from '../as-of.js';
 import type { ReadApiDeps } from '../deps.js';
-import { withHiddenProjects } from '../projects/hidden-projects.js';
+import { withProjectRights } from '../projects/project-rights.js';
 import { createBugFileReadRoutes } from './bug-files.routes.js';
 import { historyQuery, listQuery } from './bugs.schemas.js';
 import { createBugCommentsRoutes } from './comments.routes.js';
@@ -130,6 +130,7 @@ export function listOptions(c: Context): ListOptions {
     due: query.due,
     today: startOfTodayUtc(),
     archived: query.archived === 'true',
+    triage: query.triage === 'true',
   };
   return {
     ...(statuses.length === 1 ? { status: statuses[0] } : {}),
@@ -190,7 +191,7 @@ async function listTotal(deps: ReadApiDeps, query: ListQuery, scopeCounts?: Prom
 /** GET /api/bugs and everything under it. */
 export function createBugsRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps.tokens), withHiddenProjects(deps));
+  app.use('*', requireAuth(deps.tokens), withProjectRights(deps));
   app.route('/', createBugFileReadRoutes(deps));
   app.route('/', createBugCommentsRoutes(deps));
 
@@ -211,7 +212,11 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     ]);
     const mine = (bug: BugDto) =>
       detailScope === undefined ||
-      isInBugScope(detailScope, { reporterId: bug.createdBy._id, assigneeIds: bug.assignedTo.map((u) => u._id) });
+      isInBugScope(detailScope, {
+        reporterId: bug.createdBy._id,
+        assigneeIds: bug.assignedTo.map((u) => u._id),
+        projectId: bug.projectId,
+      });
     return c.json({
       bugs: page.bugs.map((bug) => (mine(bug) ? bug : toListRow(bug))),
       statusSummary: statusSummary(counts),

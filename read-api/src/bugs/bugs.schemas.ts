@@ -78,6 +78,12 @@ export const listQuery = z.object({
     .enum(['true', 'false'], { error: 'archived must be true or false' })
     .optional()
     .describe('true: the archived bugs instead (they are in no other list or count); false, the default: the others'),
+  triage: z
+    .enum(['true', 'false'], { error: 'triage must be true or false' })
+    .optional()
+    .describe(
+      'true: only bugs waiting in triage (not Closed, no assignee), as a team project takes reports (`project=KEY&triage=true`)',
+    ),
 });
 
 /** An ISO 8601 date or date-time that names a real instant (no 31 February, no hour 24). */

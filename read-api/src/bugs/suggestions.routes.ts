@@ -2,7 +2,7 @@ import { bugPermissions, ForbiddenError, triageRequestSchema } from '@bugtrail/d
 import { type AuthEnv, readJson, requireAuth } from '@bugtrail/platform';
 import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
-import { withHiddenProjects } from '../projects/hidden-projects.js';
+import { withProjectRights } from '../projects/project-rights.js';
 import { suggestTriage } from './suggestions.js';
 
 /**
@@ -11,7 +11,7 @@ import { suggestTriage } from './suggestions.js';
  */
 export function createSuggestionsRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps.tokens), withHiddenProjects(deps));
+  app.use('*', requireAuth(deps.tokens), withProjectRights(deps));
   app.post('/', async (c) => {
     // Suggestions help whoever reports a bug (testers and admins), by the same rule as the report.
     if (!bugPermissions.canReport(c.var.actor)) throw new ForbiddenError('Only testers and admins report bugs');

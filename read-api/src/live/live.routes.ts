@@ -1,9 +1,9 @@
 import type { Actor } from '@bugtrail/domain';
 import { type AuthEnv, bearerToken, requireAuth } from '@bugtrail/platform';
-import { hiddenProjectsAmong, privateProjectMembers } from '@bugtrail/projector';
+import { projectRightsAmong, restrictedProjects } from '@bugtrail/projector';
 import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
-import { withHiddenProjects } from '../projects/hidden-projects.js';
+import { withProjectRights } from '../projects/project-rights.js';
 import { LiveHub, type LiveSink, type Subscription } from './live-hub.js';
 
 /**
@@ -70,14 +70,14 @@ export function createLiveRoutes(deps: ReadApiDeps, hub = new LiveHub(deps.pool,
   // Logout, a password change, a deactivation: the user's streams end within the notice's round trip.
   const stopWatching = deps.tokens.onRevoked((userId) => hub.recheck(userId));
 
-  // One read of the private projects per change of who sees what, however many streams ask.
-  let round: { id: string; projects: ReturnType<typeof privateProjectMembers> } | null = null;
-  const hiddenNow = (actor: Actor, roundId: string) => {
-    if (round?.id !== roundId) round = { id: roundId, projects: privateProjectMembers(deps.db) };
-    return round.projects.then((projects) => hiddenProjectsAmong(projects, actor));
+  // One read of the private and team projects per change of who sees what, however many streams ask.
+  let round: { id: string; projects: ReturnType<typeof restrictedProjects> } | null = null;
+  const rightsNow = (actor: Actor, roundId: string) => {
+    if (round?.id !== roundId) round = { id: roundId, projects: restrictedProjects(deps.db) };
+    return round.projects.then((projects) => projectRightsAmong(projects, actor));
   };
 
-  app.get('/', requireAuth(deps.tokens), withHiddenProjects(deps), async (c) => {
+  app.get('/', requireAuth(deps.tokens), withProjectRights(deps), async (c) => {
     const actor = c.var.actor;
     const token = bearerToken(c.req.header('authorization')) ?? '';
     await hub.start();
@@ -100,7 +100,8 @@ export function createLiveRoutes(deps: ReadApiDeps, hub = new LiveHub(deps.pool,
         // A heartbeat or a revocation notice asks about the credential and the role; the projects
         // only change with a project's change, which names its round.
         if (roundId === undefined) return true;
-        return sameProjects(actor.hiddenProjects ?? [], await hiddenNow(current, roundId));
+        const now = await rightsNow(current, roundId);
+        return sameProjects(actor.hiddenProjects ?? [], now.hidden) && sameProjects(actor.teamProjects ?? [], now.team);
       },
     });
     return c.body(body, 200, {

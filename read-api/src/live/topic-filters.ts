@@ -51,12 +51,13 @@ export function registerDefaultTopicFilters(registry: TopicFilterRegistry): void
     'bug',
     (actor, topic) =>
       isInVisibleProject(actor.hiddenProjects, topic) &&
-      bugPermissions.hearsOf(actor, { ids: topic.audience, isPublic: topic.isPublic }),
+      bugPermissions.hearsOf(actor, { ids: topic.audience, isPublic: topic.isPublic, projects: topic.projects }),
   );
   // A tester's all-viewable list shows every row; a developer's lists never show foreign bugs.
   registry.register(
     'bugs',
-    (actor, topic) => isInVisibleProject(actor.hiddenProjects, topic) && bugPermissions.hearsOfEveryBug(actor),
+    (actor, topic) =>
+      isInVisibleProject(actor.hiddenProjects, topic) && bugPermissions.hearsOfEveryBug(actor, topic.projects),
   );
   registry.register('user', () => true);
   registry.register('users', () => true);

@@ -72,6 +72,17 @@ describe('the default topic filters (api.md "who sees what")', () => {
     expect(sees(auditor, 'bugs|*|sec')).toBe(true);
   });
 
+  it('a team project’s bug topics reach its members, in the audience or not (access "team")', () => {
+    const member = (actor: Actor): Actor => ({ ...actor, teamProjects: ['web'] });
+    expect(sees(member(otherDeveloper), 'bug:b1|t1,d1|web')).toBe(true);
+    expect(sees(member(otherTester), 'bug:b1|t1,d1|web')).toBe(true);
+    expect(sees(member(otherDeveloper), 'bugs|*|web')).toBe(true);
+    // Elsewhere the roles' rules hold.
+    expect(sees(member(otherDeveloper), 'bug:b1|t1,d1|api')).toBe(false);
+    expect(sees(member(otherDeveloper), 'bugs|*|api')).toBe(false);
+    expect(sees(otherDeveloper, 'bug:b1|t1,d1|web')).toBe(false);
+  });
+
   it('auditors hear every bug topic an admin hears', () => {
     for (const topic of ['bug:b1|t1,d1', 'bug:b2|', 'bug:b3', 'bugs', 'users', 'user:t1']) {
       expect(sees(auditor, topic), topic).toBe(sees(admin, topic));

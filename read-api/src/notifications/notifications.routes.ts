@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
 import { registerTopicFilter } from '../live/topic-filters.js';
 import { isInVisibleProject } from '../live/topics.js';
-import { withHiddenProjects } from '../projects/hidden-projects.js';
+import { withProjectRights } from '../projects/project-rights.js';
 
 /**
  * GET /api/notifications (api.md "People"): the caller's newest notifications and how many
@@ -18,7 +18,7 @@ export function createNotificationsRoutes(deps: ReadApiDeps) {
     (actor, topic) => topic.id === actor.id && isInVisibleProject(actor.hiddenProjects, topic),
   );
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps.tokens), withHiddenProjects(deps));
+  app.use('*', requireAuth(deps.tokens), withProjectRights(deps));
   app.get('/', async (c) => {
     const { actor } = c.var;
     const { rows, unread } = await listNotifications(

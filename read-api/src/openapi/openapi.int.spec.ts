@@ -118,6 +118,7 @@ describe('GET /api/openapi.json', () => {
       'due',
       'project',
       'archived',
+      'triage',
       'X-Min-Position',
     ]);
     expect(doc.paths['/api/bugs/{id}'].get.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true });

@@ -31,9 +31,9 @@ export const projectRowToDto = (row: ProjectRow): ProjectDto => ({
  */
 export function createProjectsRoutes(deps: ReadApiDeps) {
   registerTopicFilter('project', (actor, topic) => seesEveryProject(actor) || isInAudience(actor.id, topic));
-  // A private project's change (members, privacy: it was private before or after) may change who
-  // sees its bugs: every live stream's rights are asked again (api.md "Second round of safety").
-  registerRightsChange('project', (topic) => !topic.isPublic);
+  // A project's change (members, privacy, access) may change who sees and hears its bugs: every
+  // live stream's rights are asked again (api.md "Second round of safety"). Projects change rarely.
+  registerRightsChange('project', () => true);
   // Which project is the default changed: no project's content in it.
   registerTopicFilter('projects', () => true);
   const app = new Hono<AuthEnv>();

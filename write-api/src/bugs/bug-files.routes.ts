@@ -20,7 +20,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { type Context, Hono } from 'hono';
 import { cleanFilename, isMultipart, isPlainText } from '../chats/attachments.js';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
-import { withHiddenProjects } from '../projects/hidden-projects.js';
+import { withProjectRights } from '../projects/project-rights.js';
 import { bugAnswer, bugIdParam, objectIdPattern } from './bug-input.js';
 
 /**
@@ -89,7 +89,7 @@ function fileIdParam(c: Context): string {
 export function createBugFileRoutes(deps: WriteApiDeps) {
   const app = new Hono<AuthEnv>();
   const now = () => (deps.now?.() ?? new Date()).toISOString();
-  app.use('*', requireAuth(deps.tokens), withHiddenProjects(deps));
+  app.use('*', requireAuth(deps.tokens), withProjectRights(deps));
 
   const load = async (bugId: string) => (await deps.commands.load(streams.bug(bugId), bugDecider)).state;
 

@@ -1,6 +1,9 @@
 import { type Actor, type ProjectState, projectDecider, seesEveryProject, streams } from '@bugtrail/domain';
 import type { CommandHandler } from '@bugtrail/eventstore';
+import type { AuthEnv } from '@bugtrail/platform';
+import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
+import type { WriteApiDeps } from '../deps.js';
 
 /**
  * Who may see which project, as the write side keeps it (`write_api.project_rights`): each
@@ -21,14 +24,21 @@ export class ProjectRights {
     );
   }
 
-  /** The private projects `actor` is no member of (none for admins and auditors). */
-  async hiddenFrom(actor: Pick<Actor, 'id' | 'role'>): Promise<string[]> {
-    if (seesEveryProject(actor)) return [];
-    const { rows } = await this.pool.query<{ project_id: string }>(
-      'select project_id from write_api.project_rights where private and not ($1 = any(members))',
+  /**
+   * The private projects `actor` is no member of (`hidden`) and the team projects they are a
+   * member of (`team`); neither for admins and auditors.
+   */
+  async of(actor: Pick<Actor, 'id' | 'role'>): Promise<{ hidden: string[]; team: string[] }> {
+    if (seesEveryProject(actor)) return { hidden: [], team: [] };
+    const { rows } = await this.pool.query<{ project_id: string; private: boolean; team: boolean; member: boolean }>(
+      `select project_id, private, access = 'team' as team, $1 = any(members) as member
+       from write_api.project_rights where private or access = 'team'`,
       [actor.id],
     );
-    return rows.map((row) => row.project_id);
+    return {
+      hidden: rows.filter((r) => r.private && !r.member).map((r) => r.project_id),
+      team: rows.filter((r) => r.team && r.member).map((r) => r.project_id),
+    };
   }
 
   /** For each person named, the private projects they are no member of (their roles say who sees every project). */
@@ -62,4 +72,22 @@ export class ProjectRights {
       await ProjectRights.write(this.pool, state);
     }
   }
+}
+
+/**
+ * After `requireAuth`: the caller with their project rights as the write side knows them
+ * (`Actor.hiddenProjects`, `Actor.teamProjects`). The bug deciders treat a hidden project's bugs
+ * as missing (404), so a member who has left changes nothing there, and let a team project's
+ * members work on its bugs; read-api's middleware of the same name does the same for every read.
+ */
+export function withProjectRights(deps: Pick<WriteApiDeps, 'pool'>): MiddlewareHandler<AuthEnv> {
+  const rights = new ProjectRights(deps.pool);
+  return async (c, next) => {
+    const actor = c.var.actor;
+    if (actor.hiddenProjects === undefined) {
+      const { hidden, team } = await rights.of(actor);
+      c.set('actor', { ...actor, hiddenProjects: hidden, teamProjects: team });
+    }
+    await next();
+  };
 }

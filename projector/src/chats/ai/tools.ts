@@ -2,7 +2,7 @@ import type { Actor, BugDto } from '@bugtrail/domain';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { findVisibleBugByNumber, searchVisibleBugs } from '../../bugs/bugs.queries.js';
-import { hiddenProjectIds } from '../../projects/projects.queries.js';
+import { withProjectRightsOf } from '../../projects/projects.queries.js';
 import type { ReadModelDb } from '../../schema.js';
 import type { AiToolCall, AiToolSpec } from './providers.js';
 
@@ -56,11 +56,9 @@ const summary = (dto: BugDto) => ({
 });
 
 export async function runBugTool(pool: pg.Pool, asker: Actor, call: AiToolCall): Promise<string> {
-  // The asker as the read side answers them: private projects they are no member of do not exist.
-  const actor: Actor =
-    asker.hiddenProjects === undefined
-      ? { ...asker, hiddenProjects: await hiddenProjectIds(dbOf(pool), asker) }
-      : asker;
+  // The asker as the read side answers them: private projects they are no member of do not exist,
+  // and their team projects' bugs are theirs to read.
+  const actor: Actor = asker.hiddenProjects === undefined ? await withProjectRightsOf(dbOf(pool), asker) : asker;
   if (call.name === 'search_bugs') {
     const query = typeof call.arguments.query === 'string' ? call.arguments.query.trim().slice(0, 200) : '';
     if (!query) return JSON.stringify({ bugs: [] });

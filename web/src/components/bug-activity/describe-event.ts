@@ -205,6 +205,8 @@ function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary
     // The page shows the key it has now; the project it left keeps naming it by the old one.
     case 'BugMovedToProject':
       return { summary: 'moved it to another project', details: [] };
+    case 'BugInTriage':
+      return { summary: 'left it unassigned, for the project’s triage', details: [] };
     // Code links, from GitHub or GitLab: the actor is the commit's author, or the host by name.
     case 'CommitLinked': {
       const sha = String(data.sha ?? '').slice(0, 7);
