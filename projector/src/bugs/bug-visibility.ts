@@ -47,16 +47,32 @@ export function visibleBugsSql(
   return sql<SqlBool>`not ${deleted} and (${bugScopeSql(visibleBugScope(actor), alias)}) and ${outsideProjectsSql(actor.hiddenProjects, alias)}`;
 }
 
+/** The flow row `b` was in one of `projects` at `t` (its project stay then). */
+const inProjectAt = (projects: readonly string[], t: RawBuilder<unknown>) =>
+  sql`exists (select from rm.bug_intervals p where p.bug_id = b.bug_id and p.field = 'project'
+    and p.value = any(${[...projects]}::text[]) and p.entered_at <= ${t} and (p.left_at is null or p.left_at > ${t}))`;
+
 /**
  * `isInBugScope` as it was at `t`, over a `flow_bugs` row `b` (dashboards `?asOf=`): the bug
- * existed then and was reported by, or assigned to, the scope's person then.
+ * existed then and was reported by, or assigned to, the scope's person then, or was in one of
+ * their team projects then; and was not then in a project `hidden` from them (as they are now).
  */
-export function bugScopeAsOfSql(scope: BugScope, t: RawBuilder<unknown>): RawBuilder<unknown> {
-  const existed = sql`b.created_at <= ${t} and (b.deleted_at is null or b.deleted_at > ${t})`;
-  if (scope.kind === 'reporter') return sql`${existed} and b.reporter_id = ${scope.id}`;
-  if (scope.kind === 'assignee') {
-    return sql`${existed} and exists (select from rm.bug_intervals a where a.bug_id = b.bug_id and a.field = 'assignee'
+export function bugScopeAsOfSql(
+  scope: BugScope,
+  t: RawBuilder<unknown>,
+  hidden: readonly string[] = [],
+  /** Only the bugs in one of these projects then (a dashboard's `project` filter). */
+  projects?: readonly string[],
+): RawBuilder<unknown> {
+  const existed = sql`b.created_at <= ${t} and (b.deleted_at is null or b.deleted_at > ${t})${
+    hidden.length > 0 ? sql` and not ${inProjectAt(hidden, t)}` : sql``
+  }${projects ? sql` and ${inProjectAt(projects, t)}` : sql``}`;
+  if (scope.kind === 'all') return existed;
+  const own =
+    scope.kind === 'reporter'
+      ? sql`b.reporter_id = ${scope.id}`
+      : sql`exists (select from rm.bug_intervals a where a.bug_id = b.bug_id and a.field = 'assignee'
       and a.value = ${scope.id} and a.entered_at <= ${t} and (a.left_at is null or a.left_at > ${t}))`;
-  }
-  return existed;
+  if (!scope.teamProjects?.length) return sql`${existed} and ${own}`;
+  return sql`${existed} and (${own} or ${inProjectAt(scope.teamProjects, t)})`;
 }

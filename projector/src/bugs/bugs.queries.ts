@@ -533,6 +533,28 @@ export async function countBugs(
   return bugCountsFrom([...net.values()]);
 }
 
+/**
+ * The scope's counts within these projects (a dashboard's `project` filter): the projects' own
+ * counters for every bug, else a count of the scope's rows there (a person's bugs, few).
+ */
+export async function countBugsIn(
+  db: Kysely<ReadModelDb>,
+  scope: BugScope,
+  projectIds: readonly string[],
+  hidden: readonly string[] = [],
+): Promise<BugCounts> {
+  if (scope.kind === 'all') return countProjectBugs(db, projectIds, hidden);
+  const wanted = [...new Set(projectIds)].filter((id) => !hidden.includes(id));
+  if (wanted.length === 0) return bugCountsFrom([]);
+  const { rows } = await sql<{ dim: string; value: string; n: number }>`
+    select d.dim, d.value, count(*)::int as n
+    from ${sql.table(`${READ_MODEL_SCHEMA}.bugs`)} b
+    cross join lateral (values ('status', b.status), ('severity', b.severity), ('priority', b.priority)) as d(dim, value)
+    where not b.deleted and not b.archived and ${bugScopeSql(scope, 'b')} and b.project_id = any(${wanted}::text[])
+    group by d.dim, d.value`.execute(db);
+  return bugCountsFrom(rows);
+}
+
 /** The counts of these projects' bugs (their own counters, added up), less those of `hidden` ones. */
 export async function countProjectBugs(
   db: Kysely<ReadModelDb>,

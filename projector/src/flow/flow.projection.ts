@@ -9,7 +9,17 @@ import type { IntervalField } from './flow.tables.js';
 const BUG_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(bugEventSchemas));
 
 /** The single-valued fields whose stays are kept; assignees are kept one stay per developer. */
-const SINGLE_FIELDS = ['status', 'severity', 'priority', 'module'] as const satisfies readonly IntervalField[];
+const SINGLE_FIELDS = [
+  'status',
+  'severity',
+  'priority',
+  'module',
+  'project',
+] as const satisfies readonly IntervalField[];
+type SingleField = (typeof SINGLE_FIELDS)[number];
+
+/** A single-valued field's value: the project by its id (issue 35: a move is a new stay). */
+const fieldValue = (s: ReportedBug, field: SingleField): string | null => (field === 'project' ? s.projectId : s[field]);
 
 type Tx = Transaction<ReadModelDb>;
 const t = (schema: string, table: string) => sql.id(schema, table);
@@ -82,15 +92,15 @@ class Stays {
 }
 
 function enterReported(stays: Stays, s: ReportedBug, at: string, by: string | null, revision: number) {
-  for (const field of SINGLE_FIELDS) stays.enter(s.id, field, s[field], at, by, revision);
+  for (const field of SINGLE_FIELDS) stays.enter(s.id, field, fieldValue(s, field), at, by, revision);
   for (const id of s.assigneeIds) stays.enter(s.id, 'assignee', id, at, by, revision);
 }
 
 function moveStays(stays: Stays, before: ReportedBug, after: ReportedBug, at: string, by: string | null, rev: number) {
   for (const field of SINGLE_FIELDS) {
-    if (before[field] === after[field]) continue;
-    stays.leave(after.id, field, before[field], at);
-    stays.enter(after.id, field, after[field], at, by, rev);
+    if (fieldValue(before, field) === fieldValue(after, field)) continue;
+    stays.leave(after.id, field, fieldValue(before, field), at);
+    stays.enter(after.id, field, fieldValue(after, field), at, by, rev);
   }
   if (before.assigneeIds === after.assigneeIds) return;
   const was = new Set(before.assigneeIds);
@@ -100,14 +110,15 @@ function moveStays(stays: Stays, before: ReportedBug, after: ReportedBug, at: st
 }
 
 /**
- * Flow: every stay of a bug in a status (and in a severity, priority, module, assignee),
+ * Flow: every stay of a bug in a status (and in a severity, priority, module, assignee, project),
  * with when it began and ended and who moved it, plus every bug event's field changes.
  * What flow metrics, `?asOf=` answers and `analytics.bug_status_intervals` and
  * `analytics.bug_events` read. Keeps its own fold state, so it rebuilds on its own.
  */
 export const flowProjection: Projection = {
   name: 'flow',
-  version: 1,
+  // 2: the project's stays (issue 35), for metrics by project and dashboards as of a date.
+  version: 2,
   tables: ['flow_bugs', 'bug_intervals', 'bug_changes'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {

@@ -13,7 +13,7 @@ import type { ReadModelDb } from '../schema.js';
  * one snapshot, whatever the projector commits meanwhile.
  */
 
-export const METRIC_GROUPS = ['severity', 'priority', 'module', 'assignee'] as const;
+export const METRIC_GROUPS = ['severity', 'priority', 'module', 'assignee', 'project'] as const;
 export type MetricGroup = (typeof METRIC_GROUPS)[number];
 
 export type MetricsWindow = Readonly<{
@@ -23,7 +23,16 @@ export type MetricsWindow = Readonly<{
   from: Date | null;
   /** Exclusive end of the window, or null for all time. */
   to: Date | null;
+  /** Only the bugs that were in one of these projects (ids) at asOf; every bug when absent. */
+  projects?: readonly string[] | undefined;
 }>;
+
+/** The flow row `b` was in one of `projects` at `t` (its project stay then); true without projects. */
+function inProjectsAsOf(projects: readonly string[] | undefined, t: RawBuilder<unknown>): RawBuilder<unknown> {
+  if (!projects?.length) return sql`true`;
+  return sql`exists (select from rm.bug_intervals p where p.bug_id = b.bug_id and p.field = 'project'
+    and p.value = any(${[...projects]}::text[]) and p.entered_at <= ${t} and (p.left_at is null or p.left_at > ${t}))`;
+}
 
 export type Percentiles = { p50: number | null; p85: number | null; p95: number | null; count: number };
 export type TimeInStatus = Record<BugStatus, number>;
@@ -58,6 +67,8 @@ type Instants = {
   t: RawBuilder<unknown>;
   e: RawBuilder<unknown>;
   within(column: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** The window's project filter over the flow row `b`. */
+  inProjects: RawBuilder<unknown>;
 };
 
 /** Where a window's stays still going stop counting: `to` or asOf, the earlier. */
@@ -68,6 +79,7 @@ function instants(w: MetricsWindow): Instants {
   return {
     t: time(w.asOf),
     e: time(end),
+    inProjects: inProjectsAsOf(w.projects, time(w.asOf)),
     within: (column) =>
       sql`(${w.from ? sql`${column} >= ${time(w.from)}` : sql`true`} and ${w.to ? sql`${column} < ${time(w.to)}` : sql`true`})`,
   };
@@ -96,6 +108,7 @@ function base(x: Instants): RawBuilder<unknown> {
         ${spentIn(x, 'Closed')} as spent_closed
       from rm.flow_bugs b join rm.bug_intervals i on i.bug_id = b.bug_id and i.field = 'status'
       where b.created_at <= ${x.t} and (b.deleted_at is null or b.deleted_at > ${x.t}) and i.entered_at <= ${x.t}
+        and ${x.inProjects}
       group by b.bug_id, b.created_at
     ),
     cycles as (
@@ -281,7 +294,9 @@ export async function cumulativeFlow(
   const x = instants(w);
   const end = windowEnd(w);
   const { rows: first } = await sql<{ start: Date | null }>`
-    select min(created_at) as start from rm.flow_bugs where created_at <= ${time(w.asOf)}`.execute(db);
+    select min(created_at) as start from rm.flow_bugs b where created_at <= ${time(w.asOf)} and ${x.inProjects}`.execute(
+    db,
+  );
   const start = w.from ?? first[0]?.start ?? null;
   if (!start || start > end) return { granularity: 'day', points: [] };
   const days = (end.getTime() - start.getTime()) / 86_400_000;
@@ -293,6 +308,7 @@ export async function cumulativeFlow(
       select i.value as status, i.entered_at, case when i.left_at <= ${x.t} then i.left_at end as left_at
       from rm.flow_bugs b join rm.bug_intervals i on i.bug_id = b.bug_id and i.field = 'status'
       where b.created_at <= ${x.t} and (b.deleted_at is null or b.deleted_at > ${x.t}) and i.entered_at <= ${x.t}
+        and ${x.inProjects}
     ),
     steps as (
       select status, entered_at as at, 1 as delta from stays
@@ -324,10 +340,16 @@ export async function cumulativeFlow(
 }
 
 /** The dashboard counts of a scope as they were at `asOf` (api.md: dashboards take `?asOf=`). */
-export async function countBugsAsOf(db: Kysely<ReadModelDb>, scope: BugScope, asOf: Date): Promise<BugCounts> {
+export async function countBugsAsOf(
+  db: Kysely<ReadModelDb>,
+  scope: BugScope,
+  asOf: Date,
+  hidden: readonly string[] = [],
+  projects?: readonly string[],
+): Promise<BugCounts> {
   const t = time(asOf);
   const { rows } = await sql<{ dim: string; value: string; n: number }>`
-    with scoped as (select b.bug_id from rm.flow_bugs b where ${bugScopeAsOfSql(scope, t)})
+    with scoped as (select b.bug_id from rm.flow_bugs b where ${bugScopeAsOfSql(scope, t, hidden, projects)})
     select i.field as dim, i.value, count(*)::int as n
     from rm.bug_intervals i join scoped s on s.bug_id = i.bug_id
     where i.field in ('status', 'severity', 'priority') and i.entered_at <= ${t} and (i.left_at is null or i.left_at > ${t})
@@ -341,9 +363,11 @@ export async function newestBugIdsAsOf(
   scope: BugScope,
   asOf: Date,
   limit: number,
+  hidden: readonly string[] = [],
+  projects?: readonly string[],
 ): Promise<string[]> {
   const { rows } = await sql<{ bug_id: string }>`
-    select b.bug_id from rm.flow_bugs b where ${bugScopeAsOfSql(scope, time(asOf))}
+    select b.bug_id from rm.flow_bugs b where ${bugScopeAsOfSql(scope, time(asOf), hidden, projects)}
     order by b.created_at desc, b.bug_id desc limit ${limit}`.execute(db);
   return rows.map((r) => r.bug_id);
 }

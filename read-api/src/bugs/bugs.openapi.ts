@@ -9,13 +9,13 @@ import {
   schemaNames,
 } from '@bugtrail/platform';
 import { z } from 'zod';
-import { asOfQuery } from '../as-of.js';
 import { bugFileReadOperations } from './bug-files.openapi.js';
 import {
   allViewableSchema,
   bugAtSchema,
   bugCompareSchema,
   bugListSchema,
+  dashboardQuery,
   dashboardSchema,
   historyQuery,
   historySchema,
@@ -39,9 +39,10 @@ const dashboard = (role: 'admin' | 'tester' | 'developer'): RouteSpec => ({
   method: 'get',
   path: `/${role}-dashboard`,
   summary: `The ${role} dashboard: statistics, charts and the 10 newest bugs of the caller's scope`,
-  description: 'With `asOf`, the counts and newest bugs as they were at that moment.',
+  description:
+    'With `asOf`, the counts and newest bugs as they were at that moment. With `project`, only the bugs of those projects (then).',
   tags: ['dashboards'],
-  query: asOfQuery,
+  query: dashboardQuery,
   // Auditors read the admin's dashboard.
   roles: role === 'admin' ? ['admin', 'auditor'] : [role],
   responses: { 200: { description: 'Dashboard', schema: dashboardSchema }, 400: invalidAnswer, 403: forbiddenAnswer },

@@ -24,6 +24,7 @@ import {
   type BugSortKey,
   countBugs,
   countBugsAsOf,
+  countBugsIn,
   countListed,
   countProjectBugs,
   decodeCursor,
@@ -48,11 +49,12 @@ import {
   visibleBugScope,
 } from '@bugtrail/projector';
 import { type Context, Hono } from 'hono';
-import { asOfQuery, effectiveAsOf } from '../as-of.js';
+import { effectiveAsOf } from '../as-of.js';
 import type { ReadApiDeps } from '../deps.js';
 import { withProjectRights } from '../projects/project-rights.js';
+import { filterValues, projectFilter } from '../query-values.js';
 import { createBugFileReadRoutes } from './bug-files.routes.js';
-import { historyQuery, listQuery } from './bugs.schemas.js';
+import { dashboardQuery, historyQuery, listQuery } from './bugs.schemas.js';
 import { createBugCommentsRoutes } from './comments.routes.js';
 import { compareBug } from './compare.js';
 import { bugAt, bugHistory } from './history.js';
@@ -61,28 +63,6 @@ import { dashboardAnswer, statusSummary, toListRow } from './shapes.js';
 export const LIST_LIMIT_MAX = 100;
 
 export type ListOptions = Omit<ListQuery, 'scope'>;
-
-/** At most this many values in one filter (each value at most FILTER_VALUE_MAX characters). */
-const FILTER_VALUES_MAX = 50;
-const FILTER_VALUE_MAX = 100;
-
-/**
- * Every value of a filter (issue 40): the parameter repeated (`?status=Open&status=Closed`),
- * each one also split at commas unless `whole` (a module's name may hold a comma), trimmed,
- * blanks and repeats dropped. A spec client's one value reads as before.
- */
-function filterValues(c: Context, field: string, whole = false, max = FILTER_VALUE_MAX): string[] {
-  const raw = c.req.queries(field) ?? [];
-  const parts = whole ? raw : raw.flatMap((value) => value.split(','));
-  const values = [...new Set(parts.map((part) => part.trim()).filter((part) => part !== ''))];
-  if (values.length > FILTER_VALUES_MAX) {
-    throw ValidationError.field(field, `${field} takes at most ${FILTER_VALUES_MAX} values`);
-  }
-  if (values.some((value) => value.length > max)) {
-    throw ValidationError.field(field, `${field} must be at most ${max} characters`);
-  }
-  return values;
-}
 
 /** Each value one of `allowed` (any case); 400 for anything else. */
 function wordList<T extends string>(values: string[], allowed: readonly T[], field: string): T[] | undefined {
@@ -255,13 +235,16 @@ export function createBugsRoutes(deps: ReadApiDeps) {
 
   const dashboard = (role: Role) => async (c: Context<AuthEnv>) => {
     const scope = visibleBugScope(c.var.actor);
-    const { asOf } = readQuery(c, asOfQuery);
+    const hidden = c.var.actor.hiddenProjects ?? [];
+    const { asOf } = readQuery(c, dashboardQuery);
+    // api.md "Projects": a dashboard takes `project` (key or id, repeatable) as lists do.
+    const projects = await projectFilter(c, deps);
     if (asOf) {
       // As it was then: counts from the stays, the newest bugs folded from their streams up to then.
       const at = effectiveAsOf(asOf);
       const [counts, ids] = await Promise.all([
-        countBugsAsOf(deps.db, scope, at),
-        newestBugIdsAsOf(deps.db, scope, at, 10),
+        countBugsAsOf(deps.db, scope, at, hidden, projects),
+        newestBugIdsAsOf(deps.db, scope, at, 10, hidden, projects),
       ]);
       const [then, suggestions] = await Promise.all([
         Promise.all(ids.map(async (id) => bugAt(deps, await deps.store.readStream(streams.bug(id)), at.toISOString()))),
@@ -277,8 +260,8 @@ export function createBugsRoutes(deps: ReadApiDeps) {
       });
     }
     const [counts, recent, suggestions] = await Promise.all([
-      countBugs(deps.db, scope, c.var.actor.hiddenProjects),
-      listBugs(deps.db, { scope, limit: 10, hiddenProjects: c.var.actor.hiddenProjects }),
+      projects ? countBugsIn(deps.db, scope, projects, hidden) : countBugs(deps.db, scope, hidden),
+      listBugs(deps.db, { scope, limit: 10, hiddenProjects: hidden, ...(projects ? { filters: { projects } } : {}) }),
       role === 'admin' ? suggestionUsage(deps.db) : undefined,
     ]);
     return c.json({ ...dashboardAnswer(role, counts, recent.bugs), ...(suggestions ? { suggestions } : {}) });

@@ -1,6 +1,7 @@
 import { bugDtoSchema, userRefSchema } from '@bugtrail/platform';
 import { bugSortKeys } from '@bugtrail/projector';
 import { z } from 'zod';
+import { asOfQuery } from '../as-of.js';
 
 /** Query strings and answers of the bug reads: validated here, published in /api/openapi.json. */
 
@@ -84,6 +85,15 @@ export const listQuery = z.object({
     .describe(
       'true: only bugs waiting in triage (not Closed, no assignee), as a team project takes reports (`project=KEY&triage=true`)',
     ),
+});
+
+/** A dashboard's query: `asOf`, and `project` as lists take it (api.md "Projects"). */
+export const dashboardQuery = asOfQuery.extend({
+  project: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('Only these projects’ bugs: a key (any it has had) or `_id`; several comma-separated or repeated'),
 });
 
 /** An ISO 8601 date or date-time that names a real instant (no 31 February, no hour 24). */

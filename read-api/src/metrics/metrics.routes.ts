@@ -3,10 +3,14 @@ import { cumulativeFlow, cycleTimePoints, flowMetrics, type MetricsWindow } from
 import { Hono } from 'hono';
 import { effectiveAsOf } from '../as-of.js';
 import type { ReadApiDeps } from '../deps.js';
+import { projectFilter } from '../query-values.js';
 import { cycleTimesQuery, metricsQuery } from './metrics.schemas.js';
 
-function windowOf(query: { from?: Date | undefined; to?: Date | undefined; asOf?: Date | undefined }): MetricsWindow {
-  return { asOf: effectiveAsOf(query.asOf), from: query.from ?? null, to: query.to ?? null };
+function windowOf(
+  query: { from?: Date | undefined; to?: Date | undefined; asOf?: Date | undefined },
+  projects: string[] | undefined,
+): MetricsWindow {
+  return { asOf: effectiveAsOf(query.asOf), from: query.from ?? null, to: query.to ?? null, projects };
 }
 
 const echo = (w: MetricsWindow) => ({
@@ -25,20 +29,20 @@ export function createMetricsRoutes(deps: ReadApiDeps) {
 
   app.get('/', async (c) => {
     const query = readQuery(c, metricsQuery);
-    const w = windowOf(query);
+    const w = windowOf(query, await projectFilter(c, deps));
     const metrics = await flowMetrics(deps.db, w, query.groupBy ?? null);
     return c.json({ ...echo(w), groupBy: query.groupBy ?? null, ...metrics });
   });
 
   app.get('/cycle-times', async (c) => {
     const query = readQuery(c, cycleTimesQuery);
-    const w = windowOf(query);
+    const w = windowOf(query, await projectFilter(c, deps));
     return c.json({ ...echo(w), ...(await cycleTimePoints(deps.db, w, query.groupBy ?? null, query.limit ?? 2000)) });
   });
 
   app.get('/flow', async (c) => {
     const query = readQuery(c, metricsQuery);
-    const w = windowOf(query);
+    const w = windowOf(query, await projectFilter(c, deps));
     return c.json({ ...echo(w), ...(await cumulativeFlow(deps.db, w)) });
   });
 

@@ -13,7 +13,16 @@ const windowQuery = {
     .refine((v) => (METRIC_GROUPS as readonly string[]).includes(v), groupMessage)
     .transform((v) => v as (typeof METRIC_GROUPS)[number])
     .optional()
-    .describe(`Adds groups by one of ${METRIC_GROUPS.join(', ')} (as each bug was at asOf)`),
+    .describe(
+      `Adds groups by one of ${METRIC_GROUPS.join(', ')} (as each bug was at asOf; a project or a developer by its id)`,
+    ),
+  project: z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      'Only the bugs in these projects at asOf: a key (any it has had) or `_id`; several comma-separated or the parameter repeated',
+    ),
 };
 const ordered = { message: 'from must be before to', path: ['from'] };
 const isOrdered = (q: { from?: Date | undefined; to?: Date | undefined }) => !q.from || !q.to || q.from < q.to;
