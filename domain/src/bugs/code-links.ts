@@ -111,6 +111,33 @@ export function bugReferences(...texts: readonly (string | null | undefined)[]):
   return { mentioned: [...mentioned].filter(valid), closed: [...closed].filter(valid) };
 }
 
+/** The words that close a bug before its key (`fixes WEB-7`); the key itself is matched as written. */
+const CLOSING_KEY = /\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\b:?\s+([A-Za-z][A-Za-z0-9]{1,9}-\d{1,9})\b/gi;
+/** `WEB-7` anywhere, not inside a word or a longer token (`X-WEB-7`, `WEB-7-2`). */
+const KEY = /(?<![\w-])([A-Z][A-Z0-9]{1,9})-([1-9]\d{0,8})(?![\w-])/g;
+
+/**
+ * The bug keys (`WEB-7`, issue 35) a text names, and those it says it fixes: capitals, as keys
+ * are written; a key that names no bug (`UTF-8`) is the caller's to ignore.
+ */
+export function bugKeyReferences(...texts: readonly (string | null | undefined)[]): {
+  mentioned: readonly string[];
+  closed: readonly string[];
+} {
+  const mentioned = new Set<string>();
+  const closed = new Set<string>();
+  for (const text of texts) {
+    if (!text) continue;
+    for (const m of text.matchAll(KEY)) mentioned.add(`${m[1]}-${m[2]}`);
+    for (const m of text.matchAll(CLOSING_KEY)) {
+      const key = m[1]!;
+      if (/^[A-Z][A-Z0-9]{1,9}-[1-9]\d{0,8}$/.test(key)) closed.add(key);
+    }
+  }
+  for (const key of closed) mentioned.add(key);
+  return { mentioned: [...mentioned], closed: [...closed] };
+}
+
 // ── the command ───────────────────────────────────────────────────────────────
 
 /**

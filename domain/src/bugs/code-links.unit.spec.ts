@@ -2,7 +2,7 @@ import { deciderSpec } from '@bugtrail/testing';
 import { describe, expect, it } from 'vitest';
 import { evolveBug, initialBugState } from './bug.js';
 import type { BugEvent } from './bug-events.js';
-import { bugReferences, type CommitLink, type PullRequestLink } from './code-links.js';
+import { bugKeyReferences, bugReferences, type CommitLink, type PullRequestLink } from './code-links.js';
 import { aReportedBug, BUG, command } from './decide.fixture.js';
 import { bugDecider } from './decide.js';
 
@@ -108,5 +108,22 @@ describe('LinkCode', () => {
       commits: [commit],
       pullRequests: [{ ...request, state: 'closed' }],
     });
+  });
+});
+
+describe('bugKeyReferences (issue 35: bugs named by key)', () => {
+  it('finds keys as written, and those a closing word comes before', () => {
+    expect(bugKeyReferences('Fixes WEB-7, see API-3 and WEB-7')).toEqual({
+      mentioned: ['WEB-7', 'API-3'],
+      closed: ['WEB-7'],
+    });
+    expect(bugKeyReferences('title SEC-12', 'body: resolves SEC-12')).toEqual({
+      mentioned: ['SEC-12'],
+      closed: ['SEC-12'],
+    });
+  });
+  it('takes no lower-case word, no key inside a longer token, and no number 0', () => {
+    expect(bugKeyReferences('web-7 X-WEB-7 WEB-7-2 WEB-0 fixes web-9')).toEqual({ mentioned: [], closed: [] });
+    expect(bugKeyReferences(null, undefined, '')).toEqual({ mentioned: [], closed: [] });
   });
 });

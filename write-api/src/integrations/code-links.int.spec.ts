@@ -236,6 +236,40 @@ describe('commits and pull requests that name bugs', () => {
     expect((await bug(other._id)).code.commits).toEqual([]);
   });
 
+  it('names bugs by key as well (issue 35): "fixes WEB-7" closes it, an old key still names it, UTF-8 names nothing', async () => {
+    const made = await api.post('/api/projects', { key: 'SHOP', name: 'Shop' }, admin.token);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const target = (
+      await api.post(
+        '/api/bugs',
+        {
+          title: 'Basket forgets coupons',
+          description: 'A coupon applied to the basket is gone after a reload',
+          assignedTo: [developer.id],
+          projectId: 'SHOP',
+        },
+        tester.token,
+      )
+    ).body.bug as { _id: string; number: number; key: string };
+    expect(target.key).toBe('SHOP-1');
+    const renamed = await api.call('PATCH', `/api/projects/${made.body._id}`, {
+      body: { key: 'STORE' },
+      token: admin.token,
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const onBranch = await github(
+      'push',
+      pushOf('Keep coupons in UTF-8, see SHOP-1', { ref: 'refs/heads/feature/coupons' }),
+    );
+    expect(onBranch.body).toEqual({ linked: [target.number], closed: [] });
+    const fixed = await github('push', pushOf('Keep coupons across reloads\n\nFixes STORE-1'));
+    expect(fixed.body).toEqual({ linked: [target.number], closed: [target.number] });
+    const page = await bug(target._id);
+    expect(page.status).toBe('Closed');
+    expect(page.key).toBe('STORE-1');
+    expect(page.code.commits).toHaveLength(2);
+  });
+
   it('ignores numbers that name no bug, and deleted bugs', async () => {
     const gone = await report();
     expect((await api.delete(`/api/bugs/${gone._id}`, admin.token)).status).toBe(200);

@@ -2,12 +2,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   type BugCommand,
   bugDecider,
+  bugKeyReferences,
   bugReferences,
   type CodeHost,
   type CommitLink,
   ConflictError,
   NotFoundError,
   type PullRequestLink,
+  parseBugKey,
   RateLimitedError,
   streams,
 } from '@bugtrail/domain';
@@ -37,7 +39,8 @@ const messages = codeLinkMessages;
 
 /** One command for one bug: what a commit or a request says about it. */
 type Link = {
-  number: number;
+  /** How the text names the bug: `#42` (its number) or `WEB-7` (a key it has had, issue 35). */
+  ref: string;
   commits: CommitLink[];
   pullRequests: PullRequestLink[];
   close: boolean;
@@ -148,16 +151,17 @@ async function answer(c: Context, deps: WriteApiDeps, host: CodeHost, news: Code
   if (!news) return c.body(null, 204);
   const links = linksOf(host, news);
   if (links.length === 0) return c.json({ linked: [], closed: [] }, 200);
-  const bugIds = await bugIdsByNumber(deps, [...new Set(links.map((l) => l.number))]);
+  const bugs = await bugsNamed(deps, [...new Set(links.map((l) => l.ref))]);
   const actors = await deps.accounts.activeActorsByEmail(links.flatMap((l) => (l.authorEmail ? [l.authorEmail] : [])));
   const linked = new Set<number>();
   const closed = new Set<number>();
   let position: string | null = null;
   const now = new Date().toISOString();
   for (const link of links) {
-    const bugId = bugIds.get(link.number);
-    // A number that names no bug is ignored.
-    if (!bugId) continue;
+    const named = bugs.get(link.ref);
+    // A number or a key that names no bug (`UTF-8`) is ignored.
+    if (!named) continue;
+    const { bugId, number } = named;
     const actor = link.authorEmail ? (actors.get(link.authorEmail) ?? null) : null;
     const command: BugCommand = {
       type: 'LinkCode',
@@ -178,8 +182,8 @@ async function answer(c: Context, deps: WriteApiDeps, host: CodeHost, news: Code
         },
       );
       if (handled.position) position = handled.position;
-      linked.add(link.number);
-      if (handled.state.kind === 'reported' && handled.state.status === 'Closed' && link.close) closed.add(link.number);
+      linked.add(number);
+      if (handled.state.kind === 'reported' && handled.state.status === 'Closed' && link.close) closed.add(number);
     } catch (error) {
       // A deleted bug is ignored like a missing one; a redelivery whose events are stored already is done.
       if (error instanceof NotFoundError || error instanceof ConflictError) continue;
@@ -202,11 +206,11 @@ const hash = (...parts: string[]) => createHash('sha256').update(parts.join('\u0
 function linksOf(host: CodeHost, news: CodeNews): Link[] {
   if (news.kind === 'push') {
     return news.commits.flatMap((commit) => {
-      const refs = bugReferences(withoutMergeLine(commit.message));
-      return refs.mentioned.map((number): Link => {
-        const close = news.toDefaultBranch && refs.closed.includes(number);
+      const refs = referencesIn(withoutMergeLine(commit.message));
+      return refs.mentioned.map((ref): Link => {
+        const close = news.toDefaultBranch && refs.closed.includes(ref);
         return {
-          number,
+          ref,
           commits: [
             {
               sha: commit.sha,
@@ -220,12 +224,12 @@ function linksOf(host: CodeHost, news: CodeNews): Link[] {
           pullRequests: [],
           close,
           authorEmail: commit.authorEmail,
-          key: `${host}:commit:${hash(news.repository, commit.sha)}:${close ? 'close' : 'link'}`,
+          key: `${host}:commit:${hash(news.repository, commit.sha)}:${close ? 'close' : 'link'}${keyed(ref)}`,
         };
       });
     });
   }
-  const refs = bugReferences(news.title, news.body);
+  const refs = referencesIn(news.title, news.body);
   const request: PullRequestLink = {
     number: news.number,
     title: news.title,
@@ -233,23 +237,55 @@ function linksOf(host: CodeHost, news: CodeNews): Link[] {
     state: news.state,
     repository: news.repository,
   };
-  return refs.mentioned.map((number): Link => {
-    const close = news.state === 'merged' && refs.closed.includes(number);
+  return refs.mentioned.map((ref): Link => {
+    const close = news.state === 'merged' && refs.closed.includes(ref);
     return {
-      number,
+      ref,
       commits: [],
       pullRequests: [request],
       close,
       authorEmail: news.authorEmail,
-      key: `${host}:request:${hash(news.repository, String(news.number), news.title, news.url, news.state)}:${close ? 'close' : 'link'}`,
+      key: `${host}:request:${hash(news.repository, String(news.number), news.title, news.url, news.state)}:${close ? 'close' : 'link'}${keyed(ref)}`,
     };
   });
 }
 
-async function bugIdsByNumber(deps: WriteApiDeps, numbers: readonly number[]): Promise<Map<number, string>> {
-  const { rows } = await deps.pool.query<{ bug_id: string; number: number }>(
-    'select bug_id, number from write_api.bug_numbers where number = any($1::int[])',
-    [numbers.filter((n) => n <= 2_147_483_647)],
+/** The bugs a text names: by number (`#42`) and by key (`WEB-7`, issue 35), as refs. */
+function referencesIn(...texts: readonly (string | null | undefined)[]) {
+  const numbers = bugReferences(...texts);
+  const keys = bugKeyReferences(...texts);
+  return {
+    mentioned: [...numbers.mentioned.map((n) => `#${n}`), ...keys.mentioned],
+    closed: [...numbers.closed.map((n) => `#${n}`), ...keys.closed],
+  };
+}
+
+/**
+ * A bug named by key links with its own natural key (the same commit naming `#42` and `WEB-7`
+ * makes one link per way it names the bug; both land on it once, as news already shown is none).
+ */
+const keyed = (ref: string) => (ref.startsWith('#') ? '' : `:${ref}`);
+
+/** Each ref's bug (id and installation-wide number): numbers from the write side's numbers, keys from every key a project has had. */
+async function bugsNamed(
+  deps: WriteApiDeps,
+  refs: readonly string[],
+): Promise<Map<string, { bugId: string; number: number }>> {
+  const numbers = refs.filter((r) => r.startsWith('#')).map((r) => Number(r.slice(1)));
+  const keys = refs.flatMap((r) => {
+    const parsed = r.startsWith('#') ? null : parseBugKey(r);
+    return parsed ? [parsed] : [];
+  });
+  const { rows } = await deps.pool.query<{ ref: string; bug_id: string; number: number }>(
+    `select '#' || n.number as ref, n.bug_id, n.number
+       from write_api.bug_numbers n where n.number = any($1::int[])
+     union all
+     select k.key || '-' || p.number, p.bug_id, n.number
+       from unnest($2::text[], $3::int[]) as x(key, number)
+       join write_api.project_keys k on k.key = x.key
+       join write_api.project_bug_numbers p on p.project_id = k.project_id and p.number = x.number
+       join write_api.bug_numbers n on n.bug_id = p.bug_id`,
+    [numbers.filter((n) => n <= 2_147_483_647), keys.map((k) => k.key), keys.map((k) => k.number)],
   );
-  return new Map(rows.map((r) => [r.number, r.bug_id]));
+  return new Map(rows.map((r) => [r.ref, { bugId: r.bug_id, number: r.number }]));
 }
