@@ -30,6 +30,8 @@ export const webhookLimits = {
   /** How much of a receiver's answer is kept in the log. */
   responseBytesKept: 1024,
   deliveriesListed: 100,
+  /** Projects one webhook may be narrowed to. */
+  projectsMax: 50,
 } as const;
 
 export const webhookMessages = {
@@ -41,7 +43,9 @@ export const webhookMessages = {
   eventsInvalid: `Events must be "*" or among ${webhookEventTypes.join(', ')}`,
   descriptionTooLong: `Description cannot exceed ${webhookLimits.descriptionMax} characters`,
   activeInvalid: 'active must be true or false',
-  nothingToChange: 'Send url, events, description or active',
+  nothingToChange: 'Send url, events, description, projects or active',
+  projectsInvalid: 'projects must be a list of project ids or keys, or null for every project',
+  projectNotFound: 'Project not found',
   limitReached: `At most ${webhookLimits.perInstance} webhooks`,
   notFound: 'Webhook not found',
   deliveryNotFound: 'Delivery not found',
@@ -53,6 +57,8 @@ export type WebhookDto = {
   url: string;
   events: string[];
   description: string;
+  /** Only these projects' bugs (ids); null: every project's (issue 35). */
+  projects: string[] | null;
   active: boolean;
   createdAt: string;
 };

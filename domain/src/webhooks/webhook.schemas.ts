@@ -29,14 +29,28 @@ const description = z
   .trim()
   .max(webhookLimits.descriptionMax, webhookMessages.descriptionTooLong);
 
+/** Only these projects' bugs (ids or keys; null or absent: every project's). */
+const projects = z
+  .array(z.string({ error: webhookMessages.projectsInvalid }).trim().min(1).max(100), {
+    error: webhookMessages.projectsInvalid,
+  })
+  .max(webhookLimits.projectsMax, webhookMessages.projectsInvalid)
+  .nullable();
+
 /** `POST /api/webhooks`. */
-export const createWebhookBody = z.object({ url, events, description: description.optional() });
+export const createWebhookBody = z.object({
+  url,
+  events,
+  description: description.optional(),
+  projects: projects.optional(),
+});
 /** `PUT /api/webhooks/{id}`: any of the fields. */
 export const updateWebhookBody = z
   .object({
     url: url.optional(),
     events: events.optional(),
     description: description.optional(),
+    projects: projects.optional(),
     active: z.boolean({ error: webhookMessages.activeInvalid }).optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), webhookMessages.nothingToChange);
@@ -46,6 +60,7 @@ export const webhookDtoSchema = z.object({
   url: z.string(),
   events: z.array(z.string()),
   description: z.string(),
+  projects: z.array(z.string()).nullable().describe('Only these projects’ bugs (ids); null: every project'),
   active: z.boolean(),
   createdAt: z.string(),
 });

@@ -22,7 +22,14 @@ const WITH_CHANGES = new Set<WebhookEventType>([
   'bug.checklist_changed',
 ]);
 
-export type WebhookMessage = { eventId: string; type: WebhookEventType; bugId: string; body: string };
+export type WebhookMessage = {
+  eventId: string;
+  type: WebhookEventType;
+  bugId: string;
+  /** The project the bug is in as the message shows it (a webhook's `projects` filter). */
+  projectId: string;
+  body: string;
+};
 
 /**
  * The body of each event's delivery (api.md "Integrations"): `{ type, timestamp, data: { bug,
@@ -124,6 +131,7 @@ export async function webhookMessages(
       eventId: e.id,
       type,
       bugId,
+      projectId: shown.projectId,
       body: JSON.stringify({ type, timestamp: e.metadata.occurredAt, data }),
     });
   }

@@ -195,9 +195,15 @@ export class WebhookReactor {
     const { rows: subscriptions } =
       typed.length === 0
         ? { rows: [] }
-        : await this.pool.query<{ id: string; events: string[]; created_at: Date }>(
-            'select id, events, created_at from webhooks.subscriptions where active',
+        : await this.pool.query<{ id: string; events: string[]; projects: string[] | null; created_at: Date }>(
+            'select id, events, projects, created_at from webhooks.subscriptions where active',
           );
+    // A webhook with a `projects` filter hears only those projects' bugs (issue 35).
+    const projectsOf = new Map(subscriptions.map((s) => [s.id, s.projects]));
+    const hears = (webhookId: string, projectId: string) => {
+      const projects = projectsOf.get(webhookId);
+      return !projects || projects.includes(projectId);
+    };
     // Each event's listeners: the webhooks that want its type and existed when it was recorded.
     const listeners = new Map<string, { event: RecordedEvent; webhookIds: string[] }>();
     for (const event of typed) {
@@ -210,7 +216,9 @@ export class WebhookReactor {
     const messages = await webhookMessages(wanted, batch, this.store, this.pool);
     const rows = messages.flatMap((message) => {
       const { event, webhookIds } = listeners.get(message.eventId)!;
-      return webhookIds.map((id) => [id, message.eventId, message.type, message.bugId, event.position, message.body]);
+      return webhookIds
+        .filter((id) => hears(id, message.projectId))
+        .map((id) => [id, message.eventId, message.type, message.bugId, event.position, message.body]);
     });
     // The messages and the checkpoint past them in one statement, atomic on its own: a
     // transaction around two took four round trips at every batch, a message or none.

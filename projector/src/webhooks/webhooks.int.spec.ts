@@ -116,6 +116,34 @@ describe('outgoing webhooks', () => {
     expect(hook.received.map((m) => m.verified?.type)).toEqual(['bug.status_changed']);
   });
 
+  it('hears only the projects it is narrowed to (issue 35), by key or id; an unknown project is 404', async () => {
+    const shop = (await api.post('/api/projects', { key: 'SHOP', name: 'Shop' }, admin.token)).body;
+    const hook = await receiver();
+    const made = await api.post(
+      '/api/webhooks',
+      { url: `${hook.url}/hook`, events: ['bug.reported'], projects: ['SHOP'] },
+      admin.token,
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.webhook.projects).toEqual([shop._id]);
+    hook.useSecret(made.body.secret);
+    await api.post('/api/bugs', bug('In the default project'), tester.token);
+    const inShop = await api.post('/api/bugs', { ...bug('In the shop'), projectId: 'SHOP' }, tester.token);
+    expect(inShop.status, JSON.stringify(inShop.body)).toBe(201);
+    await eventually(async () => (hook.received.length >= 1 ? true : null));
+    await wait(300);
+    expect(hook.received.map((m) => (m.verified as any)?.data.bug.title)).toEqual(['In the shop']);
+    const unknown = await api.post(
+      '/api/webhooks',
+      { url: `${hook.url}/hook`, events: ['*'], projects: ['NOPE'] },
+      admin.token,
+    );
+    expect(unknown.status).toBe(404);
+    const widened = await api.put(`/api/webhooks/${made.body.webhook._id}`, { projects: null }, admin.token);
+    expect(widened.status, JSON.stringify(widened.body)).toBe(200);
+    expect(widened.body.webhook.projects).toBeNull();
+  });
+
   it('retries with backoff, and keeps the next change of the same bug waiting until the first arrives', async () => {
     const hook = await receiver({ answer: (_, n) => (n < 2 ? 503 : 200) });
     const webhook = await subscribe(hook);

@@ -256,4 +256,10 @@ export const writeApiMigrations: Record<string, Migration> = {
       )`.execute(db);
     },
   },
+  '0370_webhook_projects': {
+    async up(db: Kysely<unknown>) {
+      // A webhook narrowed to some projects' bugs (issue 35); null: every project's.
+      await sql`alter table webhooks.subscriptions add column projects text[]`.execute(db);
+    },
+  },
 };

@@ -25,12 +25,23 @@ import {
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { WriteApiDeps } from '../deps.js';
+import { projectOfKey } from '../projects/project-keys.js';
+
+/** The project of this id, if there is one (every project has its rights row from its creation on). */
+async function projectOfId(deps: Pick<WriteApiDeps, 'pool'>, id: string): Promise<string | null> {
+  const { rows } = await deps.pool.query<{ project_id: string }>(
+    'select project_id from write_api.project_rights where project_id = $1',
+    [id],
+  );
+  return rows[0]?.project_id ?? null;
+}
 
 type SubscriptionRow = {
   id: string;
   url: string;
   events: string[];
   description: string;
+  projects: string[] | null;
   active: boolean;
   created_at: Date;
 };
@@ -40,11 +51,12 @@ const toDto = (row: SubscriptionRow): WebhookDto => ({
   url: row.url,
   events: row.events,
   description: row.description,
+  projects: row.projects,
   active: row.active,
   createdAt: row.created_at.toISOString(),
 });
 
-const COLUMNS = 'id, url, events, description, active, created_at';
+const COLUMNS = 'id, url, events, description, projects, active, created_at';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -85,18 +97,39 @@ export function createWebhookRoutes(deps: WriteApiDeps) {
     if (!rows[0]) throw new NotFoundError(webhookMessages.notFound);
     return rows[0];
   };
+  /** The projects' ids (each named by id or by any key it has had); 404 for one that names none. */
+  const projectIds = async (named: readonly string[] | null | undefined): Promise<string[] | null | undefined> => {
+    if (named === undefined || named === null) return named;
+    const ids: string[] = [];
+    for (const name of named) {
+      const id = (await projectOfKey(deps.pool, name.toUpperCase())) ?? (await projectOfId(deps, name));
+      if (!id) throw new NotFoundError(webhookMessages.projectNotFound);
+      if (!ids.includes(id)) ids.push(id);
+    }
+    return ids;
+  };
   const wake = () => deps.pool.query('select pg_notify($1, $2)', [WEBHOOK_WAKE_CHANNEL, '']);
 
   app.post('/', async (c) => {
     const body = await readJson(c, createWebhookBody);
     const url = await publicUrl(body.url);
+    const projects = (await projectIds(body.projects)) ?? null;
     const secret = `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
     const { rows } = await deps.pool.query<SubscriptionRow>(
-      `insert into webhooks.subscriptions (id, url, events, description, secret, created_by)
-       select $1, $2, $3, $4, $5, $6
+      `insert into webhooks.subscriptions (id, url, events, description, secret, created_by, projects)
+       select $1, $2, $3, $4, $5, $6, $8
        where (select count(*) from webhooks.subscriptions) < $7
        returning ${COLUMNS}`,
-      [randomUUID(), url, body.events, body.description ?? '', secret, c.var.actor.id, webhookLimits.perInstance],
+      [
+        randomUUID(),
+        url,
+        body.events,
+        body.description ?? '',
+        secret,
+        c.var.actor.id,
+        webhookLimits.perInstance,
+        projects,
+      ],
     );
     if (!rows[0]) throw new ConflictError(webhookMessages.limitReached);
     // The secret is shown once: never kept by a cache or an Idempotency-Key replay.
@@ -117,9 +150,10 @@ export function createWebhookRoutes(deps: WriteApiDeps) {
     const current = await load(c.req.param('id'));
     const body = await readJson(c, updateWebhookBody);
     const url = body.url === undefined ? current.url : await publicUrl(body.url);
+    const projects = body.projects === undefined ? current.projects : await projectIds(body.projects);
     const { rows } = await deps.pool.query<SubscriptionRow>(
       `update webhooks.subscriptions
-       set url = $2, events = $3, description = $4, active = $5,
+       set url = $2, events = $3, description = $4, active = $5, projects = $6,
            -- Switched back on: it starts counting failures afresh.
            failed_in_a_row = case when $5 and not active then 0 else failed_in_a_row end
        where id = $1 returning ${COLUMNS}`,
@@ -129,6 +163,7 @@ export function createWebhookRoutes(deps: WriteApiDeps) {
         body.events ?? current.events,
         body.description ?? current.description,
         body.active ?? current.active,
+        projects,
       ],
     );
     if (!rows[0]) throw new NotFoundError(webhookMessages.notFound);
