@@ -46,6 +46,8 @@ export type ImportRun = Readonly<{
   system: ImportSource;
   actor: Actor;
   correlationId: string;
+  /** The project the bugs go into (`project=KEY`, issue 35); the default project when absent. */
+  projectId?: string;
 }>;
 
 /** What the first pass found: enough to answer a dry run and to drive the second. */
@@ -134,8 +136,8 @@ export class BugImport {
     const people = await PeopleDirectory.load(this.deps.pool);
     const total = checked.creating.length;
     const wanted = new Map<number, { bugId: string; number: number; projectNumber: number }>();
-    // Into the default project, numbered there in the same order.
-    const projectId = await defaultProjectId(this.deps);
+    // Into the chosen project, else the default one, numbered there in the same order.
+    const projectId = run.projectId ?? (await defaultProjectId(this.deps));
     const projectNumbers = new ProjectBugNumbers(this.deps.pool);
     for (let from = 0; from < total; from += 10_000) {
       const slice = checked.creating.slice(from, from + 10_000);

@@ -1,4 +1,5 @@
 import {
+  assertOpenTo,
   ForbiddenError,
   IMPORT_STREAM_TYPE,
   type ImportAnswer,
@@ -13,6 +14,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { BugNumbers } from '../bugs/bug-numbers.js';
 import { commandContext, settle, type WriteApiDeps } from '../deps.js';
+import { factsOf, projectNamed } from '../projects/project-facts.js';
 import { BugImport, type ImportRun } from './bug-import.js';
 import { type SpooledFile, spoolBody } from './import-files.js';
 
@@ -26,6 +28,11 @@ export const importQuery = z.object({
   from: z.enum(importSources, { message: importMessages.unknownSource }),
   dryRun: flag('dryRun'),
   skipInvalid: flag('skipInvalid'),
+  project: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('The project the bugs go into: its key (any it has had) or `_id`; the default project when absent'),
 });
 
 /**
@@ -49,11 +56,23 @@ export function createImportRoutes(deps: WriteApiDeps) {
     const actor = c.var.actor;
     if (!importPermissions.canImport(actor)) throw new ForbiddenError(importMessages.adminsOnly);
     const query = readQuery(c, importQuery);
+    // The project is checked before a byte of the body is read: 404 unknown, 409 archived.
+    let projectId: string | undefined;
+    if (query.project !== undefined) {
+      const project = await projectNamed(deps, query.project);
+      assertOpenTo(actor, factsOf(project));
+      projectId = project.id;
+    }
     const file = await spoolBody(c, deps.spool, importLimits.fileBytes, importMessages.tooLarge);
     let handedOver = false;
     try {
       if (file.bytes === 0) throw new HttpError(400, importMessages.empty);
-      const run: ImportRun = { system: query.from, actor, correlationId: commandContext(c, actor).correlationId };
+      const run: ImportRun = {
+        system: query.from,
+        actor,
+        correlationId: commandContext(c, actor).correlationId,
+        ...(projectId ? { projectId } : {}),
+      };
       const checked = await importer.check(file, run);
       const blocked = checked.errors.length > 0 && !query.skipInvalid;
       if (query.dryRun || blocked || checked.creating.length === 0) {
