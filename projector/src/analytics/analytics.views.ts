@@ -42,12 +42,20 @@ export const analyticsViews: readonly AnalyticsView[] = [
       col('closed_at', 'When it was last moved to Closed, if it is Closed now; NULL otherwise.'),
       col('deleted', 'True once the bug was deleted (it stays here, and its history stays readable).'),
       col('updated_at', 'When anything about it last changed.'),
+      col('project_id', 'The project it is in now (analytics.projects.id).'),
+      col('project_key', 'That project’s key now (WEB).'),
+      col(
+        'key',
+        'The bug’s key as people say it (WEB-7): its project’s key and its number within the project; NULL for an old bug not yet numbered.',
+      ),
     ],
     query: `select b.id, b.number, b.dto->>'title', b.status, b.priority, b.severity, b.dto->>'module',
-        b.reporter_id, b.created_at, (b.dto->>'dueDate')::timestamptz, c.entered_at, b.deleted, b.updated_at
+        b.reporter_id, b.created_at, (b.dto->>'dueDate')::timestamptz, c.entered_at, b.deleted, b.updated_at,
+        b.project_id, p.key, b.dto->>'key'
       from rm.bugs b
       left join rm.bug_intervals c
-        on c.bug_id = b.id and c.field = 'status' and c.left_at is null and c.value = 'Closed'`,
+        on c.bug_id = b.id and c.field = 'status' and c.left_at is null and c.value = 'Closed'
+      left join rm.bug_projects p on p.id = b.project_id`,
   },
   {
     name: 'bug_assignees',
