@@ -19,7 +19,8 @@ const SINGLE_FIELDS = [
 type SingleField = (typeof SINGLE_FIELDS)[number];
 
 /** A single-valued field's value: the project by its id (issue 35: a move is a new stay). */
-const fieldValue = (s: ReportedBug, field: SingleField): string | null => (field === 'project' ? s.projectId : s[field]);
+const fieldValue = (s: ReportedBug, field: SingleField): string | null =>
+  field === 'project' ? s.projectId : s[field];
 
 type Tx = Transaction<ReadModelDb>;
 const t = (schema: string, table: string) => sql.id(schema, table);
