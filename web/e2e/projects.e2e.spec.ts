@@ -102,8 +102,10 @@ describe('projects: create, members, privacy', () => {
     const palette = page.getByRole('dialog', { name: 'Command palette' });
     await palette.getByRole('combobox').fill('SEC');
     await palette.getByRole('option', { name: /SEC Security/ }).click();
-    await page.waitForURL('**/projects/SEC/settings');
+    await page.waitForURL('**/projects/SEC');
     await page.getByRole('heading', { level: 1, name: /Security/ }).waitFor();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL('**/projects/SEC/settings');
     expect(await page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
 
@@ -123,6 +125,61 @@ describe('projects: create, members, privacy', () => {
     await page.getByRole('heading', { level: 1, name: /Security team/ }).waitFor();
     await capture(page, 'project-settings-lead');
     await context.close();
+  });
+
+  it('takes a member’s report into the private project from the form; a non-member never finds it', async () => {
+    const api = http(e2e.url);
+    const member = await registerUser(e2e.url, 'tester', 'Mia Member');
+    const sec = (await api.get('/api/projects/SEC', admin.token)).body;
+    const added = await api.call('PUT', `/api/projects/${sec._id}/members/${member.id}`, {
+      body: { role: 'member' },
+      token: admin.token,
+    });
+    expect(added.status).toBe(200);
+
+    // The member opens the project from the sidebar (it becomes the current one) and reports from there.
+    const { page, context } = await openPage(e2e, { user: member });
+    await page.goto('/tester/dashboard');
+    await page
+      .getByRole('navigation', { name: 'Projects' })
+      .getByRole('link', { name: /Security/ })
+      .click();
+    await page.waitForURL('**/projects/SEC');
+    await page.getByText('Nothing waits in triage').or(page.getByText('No bugs in SEC')).first().waitFor();
+    await page.getByRole('link', { name: 'Report a bug here' }).click();
+    await page.waitForURL('**/tester/report-bug?project=SEC');
+    await expect.poll(() => page.getByLabel('Project', { exact: true }).inputValue()).toBe('SEC');
+    // A team project: no developer needed, the bug waits in triage.
+    await page.getByText('Optional here: with nobody assigned, the bug waits in SEC’s triage').waitFor();
+    await capture(page, 'report-into-project');
+    await page.getByLabel('Title').fill('Session token in the logs');
+    await page.getByLabel('Description').fill('The login handler writes the session token to the access log.');
+    await page.getByRole('button', { name: 'Report Bug' }).click();
+    await toast({ page }, 'Bug Reported Successfully');
+    await page.getByText('Bug key SEC-1', { exact: true }).waitFor();
+    // After a reload the sidebar still marks the current project.
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Projects' }).getByText('(current project)').waitFor();
+    await page.goto('/projects/SEC?show=triage');
+    await page.getByText('Session token in the logs').first().waitFor();
+    await capture(page, 'project-page');
+    expect(await noSideScroll(page)).toBe(true);
+    await context.close();
+
+    // The tester outside it: not in the all-bugs list, not found by search or palette, 404 by address.
+    const outsider = await openPage(e2e, { user: tester });
+    await outsider.page.goto('/tester/all-bugs?q=Session%20token');
+    await outsider.page.getByText('No bugs found in the system').waitFor();
+    expect(await outsider.page.getByText('Session token in the logs').count()).toBe(0);
+    await outsider.page.keyboard.press('Control+k');
+    const palette = outsider.page.getByRole('dialog', { name: 'Command palette' });
+    await palette.getByRole('combobox').fill('SEC-1');
+    await palette.getByRole('status').getByText('No results').waitFor();
+    expect(await palette.getByRole('option', { name: /Session token/ }).count()).toBe(0);
+    await outsider.page.keyboard.press('Escape');
+    await outsider.page.goto('/bugs/SEC-1');
+    await outsider.page.getByRole('heading', { name: 'There is no bug SEC-1' }).waitFor();
+    await outsider.context.close();
   });
 
   it('opens /bugs/WEB-1 in the caller’s page, names the bug by key in the table and the palette', async () => {

@@ -55,6 +55,7 @@ import { Route as AuditorBugsIndexRouteImport } from './routes/auditor/bugs/inde
 import { Route as AuditorBugsBugIdRouteImport } from './routes/auditor/bugs/$bugId'
 import { Route as DeveloperAssignedBugsIndexRouteImport } from './routes/developer/assigned-bugs/index'
 import { Route as DeveloperAssignedBugsBugIdRouteImport } from './routes/developer/assigned-bugs/$bugId'
+import { Route as ProjectsKeyIndexRouteImport } from './routes/projects/$key/index'
 import { Route as ProjectsKeySettingsRouteImport } from './routes/projects/$key/settings'
 import { Route as TesterBugBugIdRouteImport } from './routes/tester/bug/$bugId'
 import { Route as TesterEditBugBugIdRouteImport } from './routes/tester/edit-bug/$bugId'
@@ -291,6 +292,11 @@ const DeveloperAssignedBugsBugIdRoute =
     path: '/assigned-bugs/$bugId',
     getParentRoute: () => DeveloperRoute,
   } as any)
+const ProjectsKeyIndexRoute = ProjectsKeyIndexRouteImport.update({
+  id: '/$key/',
+  path: '/$key/',
+  getParentRoute: () => ProjectsRoute,
+} as any)
 const ProjectsKeySettingsRoute = ProjectsKeySettingsRouteImport.update({
   id: '/$key/settings',
   path: '/$key/settings',
@@ -357,6 +363,7 @@ export interface FileRoutesByFullPath {
   '/admin/bugs/': typeof AdminBugsIndexRoute
   '/auditor/bugs/': typeof AuditorBugsIndexRoute
   '/developer/assigned-bugs/': typeof DeveloperAssignedBugsIndexRoute
+  '/projects/$key/': typeof ProjectsKeyIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -402,6 +409,7 @@ export interface FileRoutesByTo {
   '/admin/bugs': typeof AdminBugsIndexRoute
   '/auditor/bugs': typeof AuditorBugsIndexRoute
   '/developer/assigned-bugs': typeof DeveloperAssignedBugsIndexRoute
+  '/projects/$key': typeof ProjectsKeyIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -454,6 +462,7 @@ export interface FileRoutesById {
   '/admin/bugs/': typeof AdminBugsIndexRoute
   '/auditor/bugs/': typeof AuditorBugsIndexRoute
   '/developer/assigned-bugs/': typeof DeveloperAssignedBugsIndexRoute
+  '/projects/$key/': typeof ProjectsKeyIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -507,6 +516,7 @@ export interface FileRouteTypes {
     | '/admin/bugs/'
     | '/auditor/bugs/'
     | '/developer/assigned-bugs/'
+    | '/projects/$key/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -552,6 +562,7 @@ export interface FileRouteTypes {
     | '/admin/bugs'
     | '/auditor/bugs'
     | '/developer/assigned-bugs'
+    | '/projects/$key'
   id:
     | '__root__'
     | '/'
@@ -603,6 +614,7 @@ export interface FileRouteTypes {
     | '/admin/bugs/'
     | '/auditor/bugs/'
     | '/developer/assigned-bugs/'
+    | '/projects/$key/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -947,6 +959,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DeveloperAssignedBugsBugIdRouteImport
       parentRoute: typeof DeveloperRoute
     }
+    '/projects/$key/': {
+      id: '/projects/$key/'
+      path: '/$key'
+      fullPath: '/projects/$key/'
+      preLoaderRoute: typeof ProjectsKeyIndexRouteImport
+      parentRoute: typeof ProjectsRoute
+    }
     '/projects/$key/settings': {
       id: '/projects/$key/settings'
       path: '/$key/settings'
@@ -1058,11 +1077,13 @@ const ProfileRouteWithChildren =
 interface ProjectsRouteChildren {
   ProjectsIndexRoute: typeof ProjectsIndexRoute
   ProjectsKeySettingsRoute: typeof ProjectsKeySettingsRoute
+  ProjectsKeyIndexRoute: typeof ProjectsKeyIndexRoute
 }
 
 const ProjectsRouteChildren: ProjectsRouteChildren = {
   ProjectsIndexRoute: ProjectsIndexRoute,
   ProjectsKeySettingsRoute: ProjectsKeySettingsRoute,
+  ProjectsKeyIndexRoute: ProjectsKeyIndexRoute,
 }
 
 const ProjectsRouteWithChildren = ProjectsRoute._addFileChildren(

@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { Fragment } from 'react';
+import { splitBugRefs } from '../lib/bug-refs';
 import { type Inline, type MentionTarget, parseMessage } from './safe-text';
 
 /**
@@ -99,26 +100,26 @@ function Inlines({ nodes, selfId }: { nodes: Inline[]; selfId?: string | undefin
   );
 }
 
-/** `#42` in a message links to bug 42 (opened in the reader's role's page, if they may see it). */
+/** `#42` and `WEB-7` in a message link to the bug (opened in the reader's role's page, if they may see it). */
 function BugRefs({ text }: { text: string }) {
-  const parts = text.split(/(?<![\w&#])#(\d{1,9})\b/);
-  if (parts.length === 1) return <>{text}</>;
+  const parts = splitBugRefs(text);
+  if (parts.every((part) => part.kind === 'text')) return <>{text}</>;
   return (
     <>
       {parts.map((part, i) =>
-        i % 2 === 1 ? (
+        part.kind === 'bug' ? (
           <Link
             // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text never move
             key={i}
             to="/bugs/$number"
-            params={{ number: part }}
+            params={{ number: part.ref }}
             className="font-medium underline underline-offset-2"
           >
-            #{part}
+            {part.label}
           </Link>
         ) : (
           // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text never move
-          <Fragment key={i}>{part}</Fragment>
+          <Fragment key={i}>{part.text}</Fragment>
         ),
       )}
     </>

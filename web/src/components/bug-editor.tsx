@@ -4,8 +4,10 @@ import { useBlocker, useCanGoBack, useNavigate, useRouter } from '@tanstack/reac
 import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { ApiError } from '../lib/api';
 import { type BugFormValues, describeServerDetails, isoToDay, toBugPayload } from '../lib/bug-form';
+import { currentProjectKey } from '../lib/current-project';
 import { useCreateBug, useDeleteBug, useUpdateBug } from '../lib/mutations';
 import { notify } from '../lib/notify';
+import { projectsQuery } from '../lib/projects';
 import { queryKeys } from '../lib/query-keys';
 import { profileQuery } from '../lib/session';
 import type { Bug } from '../lib/types';
@@ -14,6 +16,7 @@ import { ConfirmModal } from './confirm-modal';
 import { isStaleEdit, StaleEditDialog } from './stale-edit-dialog';
 import { useSuggestionTracker } from './triage-suggestions/suggestion-usage';
 import { TriageSuggestionsPanel } from './triage-suggestions/triage-suggestions';
+import { SelectField } from './ui/field';
 
 // Moved to their own file; the admin's form still takes them from here with the rest.
 export { isStaleEdit, StaleEditDialog } from './stale-edit-dialog';
@@ -82,13 +85,23 @@ function useGoBack(fallback: string) {
 }
 
 /** After reporting, the reporter lands on the new bug (`openBug` names its page). */
-export function ReportBugForm({ afterCreate, openBug }: { afterCreate: string; openBug?: (id: string) => string }) {
+export function ReportBugForm({
+  afterCreate,
+  openBug,
+  project: asked,
+}: {
+  afterCreate: string;
+  openBug?: (id: string) => string;
+  /** The project the page was opened for (`?project=KEY`); else the current one, else the default. */
+  project?: string | undefined;
+}) {
   const navigate = useNavigate();
   const create = useCreateBug();
   const guard = useUnsavedChangesGuard();
   const goBack = useGoBack(afterCreate);
   const tracker = useSuggestionTracker();
   const { data: me } = useQuery(profileQuery());
+  const choice = useProjectChoice(asked);
   return (
     <>
       <BugForm
@@ -96,6 +109,13 @@ export function ReportBugForm({ afterCreate, openBug }: { afterCreate: string; o
         isSaving={create.isPending}
         onDirtyChange={guard.setDirty}
         onCancel={goBack}
+        header={choice.field}
+        assignableIds={choice.chosen?.private ? new Set(choice.chosen.members.map((m) => m.user._id)) : undefined}
+        assigneesOptional={
+          choice.chosen?.access === 'team'
+            ? `Optional here: with nobody assigned, the bug waits in ${choice.chosen.key}’s triage and its leads are told.`
+            : undefined
+        }
         renderSuggestions={({ values, apply }) =>
           openBug && me ? (
             <TriageSuggestionsPanel
@@ -110,7 +130,11 @@ export function ReportBugForm({ afterCreate, openBug }: { afterCreate: string; o
         onSubmit={(values) =>
           // Which suggestions were shown and taken rides along, into the report's event metadata.
           create.mutate(
-            { ...toBugPayload(values), suggestions: tracker.usageFor(values) },
+            {
+              ...toBugPayload(values),
+              suggestions: tracker.usageFor(values),
+              ...(choice.chosen ? { projectId: choice.chosen._id } : {}),
+            },
             {
               onSuccess: (answer) => {
                 notify.success('Bug Reported Successfully');
@@ -126,6 +150,33 @@ export function ReportBugForm({ afterCreate, openBug }: { afterCreate: string; o
       {guard.prompt}
     </>
   );
+}
+
+/**
+ * Which project a report goes into (api.md "Projects"): the projects the reporter may see and
+ * that take bugs, or "Default project" (the server's choice, as a spec client gets). Starts in the
+ * project the page was opened for, else the current one (the sidebar's), else the default.
+ */
+function useProjectChoice(asked: string | undefined) {
+  const { data } = useQuery(projectsQuery());
+  const open = (data?.projects ?? []).filter((p) => !p.archived);
+  const [picked, setPicked] = useState<string | null>(null);
+  const wanted = picked ?? asked ?? currentProjectKey() ?? '';
+  const chosen = open.find((p) => p.key === wanted) ?? null;
+  const field =
+    open.length > 1 ? (
+      <SelectField
+        label="Project"
+        value={chosen?.key ?? ''}
+        onChange={(event) => setPicked(event.target.value)}
+        hint={chosen ? `It will be ${chosen.key}-… in ${chosen.name}` : 'Where bugs go when no project is chosen'}
+        options={[
+          { value: '', label: 'Default project' },
+          ...open.map((p) => ({ value: p.key, label: `${p.key} · ${p.name}` })),
+        ]}
+      />
+    ) : null;
+  return { chosen, field };
 }
 
 export function bugToForm(bug: Bug): BugFormValues {

@@ -33,6 +33,15 @@ type BugFormProps = {
   /** Told whenever the form starts or stops differing from what it opened with. */
   onDirtyChange?: (isDirty: boolean) => void;
   dueDateRequired?: boolean;
+  /** Shown first in the form (the report form's project choice). */
+  header?: ReactNode;
+  /**
+   * When set, no developer need be picked (a team project's report waits in triage): the text
+   * says so under the picker.
+   */
+  assigneesOptional?: string | undefined;
+  /** Only these may be assigned (a private project's members); anyone when absent. */
+  assignableIds?: ReadonlySet<string> | undefined;
   /** Shown under the description (the report form's triage suggestions); `apply` sets fields as one click. */
   renderSuggestions?: (form: { values: BugFormValues; apply: (patch: Partial<BugFormValues>) => void }) => ReactNode;
 };
@@ -55,6 +64,9 @@ export function BugForm({
   onCancel,
   onDirtyChange,
   dueDateRequired,
+  header,
+  assigneesOptional,
+  assignableIds,
   renderSuggestions,
 }: BugFormProps) {
   const [opened] = useState<BugFormValues>(() => initial ?? emptyBugForm());
@@ -120,7 +132,10 @@ export function BugForm({
       checklist: pendingStep ? [...values.checklist, { text: pendingStep, completed: false }] : values.checklist,
       attachments: pendingLink ? [...values.attachments, pendingLink] : values.attachments,
     };
-    const found = validateBugForm(submitted, new Date(), { dueDateRequired: !!dueDateRequired });
+    const found = validateBugForm(submitted, new Date(), {
+      dueDateRequired: !!dueDateRequired,
+      assigneesOptional: assigneesOptional !== undefined,
+    });
     const linkProblem = pendingLink ? attachmentLinkError(pendingLink) : null;
     if (linkProblem) found.attachments = linkProblem;
     setErrors(found);
@@ -145,6 +160,7 @@ export function BugForm({
       <Card className="divide-y divide-slate-100">
         {/* One column of minmax(0, 1fr): a long developer name truncates instead of widening the page. */}
         <section className="grid grid-cols-1 gap-5 p-6">
+          {header}
           <TitleField
             {...fields}
             placeholder="Short summary of the bug"
@@ -173,11 +189,14 @@ export function BugForm({
               known={knownDevelopers ?? []}
               hasError={!!errors.assignedTo}
               labelledBy={developersLabel}
+              onlyAmong={assignableIds}
             />
             {errors.assignedTo ? (
               <p role="alert" className="text-sm text-rose-600">
                 {errors.assignedTo}
               </p>
+            ) : assigneesOptional ? (
+              <p className="text-xs text-slate-500">{assigneesOptional}</p>
             ) : null}
           </div>
         </section>

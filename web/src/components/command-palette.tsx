@@ -65,7 +65,7 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
         key: `project:${p._id}`,
         label: `${p.key} ${p.name}`,
         hint: 'Project',
-        to: `/projects/${p.key}/settings`,
+        to: `/projects/${p.key}`,
         kind: 'project' as const,
       }));
     return [...bugs, ...saved, ...projectItems, ...pages];

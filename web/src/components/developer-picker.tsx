@@ -8,19 +8,24 @@ import { cx } from './ui/cx';
 import { PersonName } from './ui/person-name';
 import { Skeleton } from './ui/skeleton';
 
-/** A searchable checkbox list of developers; `known` keeps already-assigned people visible. */
+/**
+ * A searchable checkbox list of developers; `known` keeps already-assigned people visible;
+ * `onlyAmong` narrows the choice (a private project's bug goes only to its members).
+ */
 export function DeveloperPicker({
   selected,
   onChange,
   known = [],
   hasError,
   labelledBy,
+  onlyAmong,
 }: {
   selected: string[];
   onChange: (ids: string[]) => void;
   known?: UserRef[];
   hasError?: boolean;
   labelledBy?: string;
+  onlyAmong?: ReadonlySet<string> | undefined;
 }) {
   const { data, isPending, isError } = useQuery(developersQuery());
   const [filter, setFilter] = useState('');
@@ -29,7 +34,9 @@ export function DeveloperPicker({
   for (const user of known) if (!all.some((dev) => dev._id === user._id)) all.push(user);
   const needle = filter.trim().toLowerCase();
   const shown = all.filter(
-    (dev) => !needle || dev.name.toLowerCase().includes(needle) || dev.email?.toLowerCase().includes(needle),
+    (dev) =>
+      (!onlyAmong || onlyAmong.has(dev._id) || selected.includes(dev._id)) &&
+      (!needle || dev.name.toLowerCase().includes(needle) || dev.email?.toLowerCase().includes(needle)),
   );
   const toggle = (id: string) => onChange(selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id]);
   return (

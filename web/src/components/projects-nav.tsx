@@ -1,13 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { FolderKanban } from 'lucide-react';
+import { useSyncExternalStore } from 'react';
+import { currentProjectKey, subscribeCurrentProject } from '../lib/current-project';
 import { projectsQuery } from '../lib/projects';
 import { cx } from './ui/cx';
 
-/** The projects the caller may see, in the sidebar: each opens its page; "All projects" the list. */
+/**
+ * The project switcher (api.md "Projects"): the projects the caller may see, in the sidebar;
+ * each opens its bugs, and the one worked in last is marked current (kept across reloads).
+ * "All projects" opens the list.
+ */
 export function ProjectsNav() {
   const projects = useQuery(projectsQuery());
   const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const current = useSyncExternalStore(subscribeCurrentProject, currentProjectKey, () => null);
   const shown = (projects.data?.projects ?? []).filter((p) => !p.archived);
   const linkClass = (isActive: boolean) =>
     cx(
@@ -27,16 +34,22 @@ export function ProjectsNav() {
       <ul className="mt-0.5 max-h-48 space-y-0.5 overflow-y-auto">
         {shown.map((project) => {
           const isActive = pathname.startsWith(`/projects/${project.key}/`) || pathname === `/projects/${project.key}`;
+          const isCurrent = project.key === current;
           return (
             <li key={project._id}>
               <Link
-                to="/projects/$key/settings"
+                to="/projects/$key"
                 params={{ key: project.key }}
                 aria-current={isActive ? 'page' : undefined}
                 className={linkClass(isActive)}
               >
                 <span className="w-10 shrink-0 font-mono text-xs font-semibold">{project.key}</span>
                 <span className="truncate">{project.name}</span>
+                {isCurrent ? (
+                  <span className="ml-auto size-1.5 shrink-0 rounded-full bg-brand-500" title="Current project">
+                    <span className="sr-only">(current project)</span>
+                  </span>
+                ) : null}
               </Link>
             </li>
           );

@@ -60,7 +60,11 @@ const fieldOf = (path: string): keyof BugFormValues | undefined => {
  * Domain's form rules (the server runs the same), first message per field. The day
  * from the picker goes in as the end of that local day, which is also what is sent.
  */
-export function validateBugForm(values: BugFormValues, now: Date, options: { dueDateRequired?: boolean } = {}) {
+export function validateBugForm(
+  values: BugFormValues,
+  now: Date,
+  options: { dueDateRequired?: boolean; assigneesOptional?: boolean } = {},
+) {
   const errors: FormErrors = {};
   const issues = validateDomainBugForm(
     {
@@ -72,7 +76,7 @@ export function validateBugForm(values: BugFormValues, now: Date, options: { due
       checklist: values.checklist.map((item) => item.text),
       attachments: values.attachments,
     },
-    { now },
+    { now, assigneesOptional: options.assigneesOptional ?? false },
   );
   for (const issue of issues) {
     const field = fieldOf(issue.field);

@@ -37,6 +37,7 @@ export function BugList({
   failure = 'Failed to load bugs',
   filters,
   defaultView,
+  scope,
 }: {
   endpoint: ListEndpoint;
   viewAs: Role;
@@ -55,8 +56,14 @@ export function BugList({
   filters?: ReactNode;
   /** The view when the URL names none (the spec's tables stay tables); else the last one chosen. */
   defaultView?: ListView;
+  /** What the page itself narrows to, beyond the URL's filters (a project's page: `project`, `triage`). */
+  scope?: Record<string, string>;
 }) {
-  const params = useMemo(() => listApiParams({ ...search, status }), [search, status]);
+  const scopeKey = JSON.stringify(scope ?? {});
+  const params = useMemo(
+    () => ({ ...listApiParams({ ...search, status }), ...(JSON.parse(scopeKey) as Record<string, string>) }),
+    [search, status, scopeKey],
+  );
   const query = useInfiniteQuery(bugListPagesQuery(endpoint, params));
   useErrorToast(query.error, failure);
   const bugs = flattenPages(query.data);

@@ -1,13 +1,17 @@
 import type { UserRef } from '../../lib/types';
 import type { FlowGroup } from './flow-types';
 
-/** How the page names a group and its values: assignees by name, a missing value as None/Unassigned. */
+/**
+ * How the page names a group and its values: assignees and projects by name (`people` holds both,
+ * by id), a missing value as None/Unassigned.
+ */
 
 export const groupLabels: Record<FlowGroup, string> = {
   severity: 'Severity',
   priority: 'Priority',
   module: 'Module',
   assignee: 'Assignee',
+  project: 'Project',
 };
 
 export function groupKeyLabel(group: FlowGroup, key: string | null, people: ReadonlyMap<string, UserRef>): string {
@@ -15,17 +19,18 @@ export function groupKeyLabel(group: FlowGroup, key: string | null, people: Read
     if (key === null) return 'Unassigned';
     return people.get(key)?.name ?? `User ${key.slice(-6)}`;
   }
+  if (group === 'project') return key === null ? 'None' : (people.get(key)?.name ?? `Project ${key.slice(-6)}`);
   return key?.trim() ? key : 'None';
 }
 
 /** The CSV columns for a group's key: its words, and for assignees the id as well. */
 export function groupCsvHeader(group: FlowGroup): string[] {
-  return group === 'assignee' ? ['assignee', 'assignee_id'] : [group];
+  return group === 'assignee' || group === 'project' ? [group, `${group}_id`] : [group];
 }
 
 export function groupCsvCells(group: FlowGroup, key: string | null, people: ReadonlyMap<string, UserRef>): string[] {
   const label = groupKeyLabel(group, key, people);
-  return group === 'assignee' ? [label, key ?? ''] : [key === null ? '' : label];
+  return group === 'assignee' || group === 'project' ? [label, key ?? ''] : [key === null ? '' : label];
 }
 
 /** Distinct colours for group values (scatter points). */

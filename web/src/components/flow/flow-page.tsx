@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
+import { useMemo } from 'react';
 import { messageOf } from '../../lib/api';
+import { projectsQuery } from '../../lib/projects';
 import { useErrorToast } from '../../lib/use-error-toast';
 import { usePeople } from '../bug-activity/bug-activity';
 import { PageHeader } from '../page-header';
@@ -34,7 +36,14 @@ export function FlowPage({
   const metrics = useQuery(flowMetricsQuery(search));
   const cycleTimes = useQuery(cycleTimesQuery(search));
   const flow = useQuery(cumulativeFlowQuery(search));
-  const people = usePeople();
+  const users = usePeople();
+  const projects = useQuery(projectsQuery());
+  // Projects are named like people (by id): `KEY · Name`, for the project grouping.
+  const people = useMemo(() => {
+    const named = new Map(users);
+    for (const p of projects.data?.projects ?? []) named.set(p._id, { _id: p._id, name: `${p.key} · ${p.name}` });
+    return named;
+  }, [users, projects.data]);
   const failed = [metrics, cycleTimes, flow].find((query) => query.isError);
   useErrorToast(failed?.error, 'Failed to load the flow metrics', { preferServer: true });
   const group = search.groupBy ?? DEFAULT_GROUP;

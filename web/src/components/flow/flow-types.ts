@@ -2,7 +2,7 @@ import type { BugStatus } from '../../lib/types';
 
 /** The answers of GET /api/metrics, /api/metrics/cycle-times and /api/metrics/flow (durations in seconds). */
 
-export const flowGroups = ['severity', 'priority', 'module', 'assignee'] as const;
+export const flowGroups = ['severity', 'priority', 'module', 'assignee', 'project'] as const;
 export type FlowGroup = (typeof flowGroups)[number];
 
 export type Percentiles = { p50: number | null; p85: number | null; p95: number | null; count: number };

@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import type { ComponentPropsWithoutRef, ReactNode } from 'react';
 import type { Components } from 'react-markdown';
+import { isBugRef } from '../../lib/bug-refs';
 
 /**
  * How each element the safe markdown allows is drawn: a link passes no referrer or rank
@@ -47,7 +48,7 @@ export const components: Components = {
   },
   span: ({ node, children, ...rest }) => {
     const bug = node?.properties?.dataBugRef;
-    if (typeof bug === 'string' && /^\d{1,9}$/.test(bug)) {
+    if (typeof bug === 'string' && isBugRef(bug)) {
       return (
         <Link to="/bugs/$number" params={{ number: bug }} className={linkClass}>
           {children}

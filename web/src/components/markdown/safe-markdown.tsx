@@ -2,6 +2,7 @@ import { memo, useMemo } from 'react';
 import Markdown, { type Options } from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
+import { splitBugRefs } from '../../lib/bug-refs';
 import { components } from './markdown-components';
 
 /**
@@ -92,24 +93,22 @@ export function replaceText(tree: MdNode, split: (text: string) => MdNode[] | nu
   visit(tree);
 }
 
-const bugRefPattern = /(?<![\w&#])#(\d{1,9})\b/g;
-
-/** A remark plugin: `#42` in plain text links to bug 42 (opened in the reader's role's page, if they may see it). */
+/** A remark plugin: `#42` and `WEB-7` in plain text link to the bug (opened in the reader's role's page, if they may see it). */
 function remarkBugRefs() {
   return (tree: MdNode) =>
     replaceText(tree, (text) => {
-      const parts = text.split(bugRefPattern);
-      if (parts.length === 1) return null;
-      return parts
-        .map((part, index): MdNode | null => {
-          if (index % 2 === 0) return part ? { type: 'text', value: part } : null;
-          return {
-            type: 'bugRef',
-            data: { hName: 'span', hProperties: { dataBugRef: part } },
-            children: [{ type: 'text', value: `#${part}` }],
-          };
-        })
-        .filter((node): node is MdNode => node !== null);
+      const parts = splitBugRefs(text);
+      if (parts.every((part) => part.kind === 'text')) return null;
+      return parts.map(
+        (part): MdNode =>
+          part.kind === 'text'
+            ? { type: 'text', value: part.text }
+            : {
+                type: 'bugRef',
+                data: { hName: 'span', hProperties: { dataBugRef: part.ref } },
+                children: [{ type: 'text', value: part.label }],
+              },
+      );
     });
 }
 

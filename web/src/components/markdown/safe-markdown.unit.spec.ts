@@ -70,4 +70,11 @@ describe('safe markdown (the AI assistant’s answers)', () => {
     expect(html).not.toContain('/bugs/9');
     expect(render('See #42')).not.toContain('/bugs/42');
   });
+
+  it('links a bug key (WEB-7) the same way, and no lower-case word or longer token (issue 35)', () => {
+    const html = render('Fixed in WEB-7, not in utf-8 or X-WEB-7', { linkBugRefs: true });
+    expect(html).toMatch(/<a [^>]*href="\/bugs\/WEB-7"[^>]*>WEB-7<\/a>/);
+    expect(html).not.toContain('/bugs/X-WEB');
+    expect(html).not.toContain('/bugs/utf');
+  });
 });

@@ -49,7 +49,7 @@ function ProjectsPage() {
                     <div className="flex items-center gap-2">
                       <ProjectKey value={project.key} />
                       <Link
-                        to="/projects/$key/settings"
+                        to="/projects/$key"
                         params={{ key: project.key }}
                         className="min-w-0 truncate font-semibold text-slate-900 hover:text-brand-700 hover:underline"
                       >

@@ -5,8 +5,11 @@ import { PageHeader } from '../../components/page-header';
 import { SkeletonRows } from '../../components/ui/skeleton';
 import '../../lib/history-state';
 import { bugQuery } from '../../lib/queries';
+import { compact, pickText } from '../../lib/search';
 
 export const Route = createFileRoute('/tester/report-bug')({
+  // `?project=KEY`: a project page's "Report a bug here".
+  validateSearch: (search: Record<string, unknown>) => compact({ project: pickText(search.project, 100) }),
   // "Edit" from a bug's page arrives here with the bug's id in the history state.
   loader: ({ context, location }) => {
     const bugId = location.state.bugId;
@@ -17,11 +20,12 @@ export const Route = createFileRoute('/tester/report-bug')({
 
 function ReportBugPage() {
   const bugId = useRouterState({ select: (state) => state.location.state.bugId });
+  const { project } = Route.useSearch();
   if (bugId) return <EditFromState bugId={bugId} />;
   return (
     <>
       <PageHeader title="Report a Bug" subtitle="Describe the problem so a developer can reproduce and fix it." />
-      <ReportBugForm afterCreate="/tester/my-bugs" openBug={(id) => `/tester/bug/${id}`} />
+      <ReportBugForm afterCreate="/tester/my-bugs" openBug={(id) => `/tester/bug/${id}`} project={project} />
     </>
   );
 }

@@ -1,0 +1,136 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { FolderX, Plus, Settings } from 'lucide-react';
+import { useCallback, useEffect } from 'react';
+import { BugList } from '../../../components/bug-list/bug-list';
+import { type ListSearch, listSearchFrom } from '../../../components/bug-list/list-search';
+import { PageHeader } from '../../../components/page-header';
+import { buttonClass } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Spinner } from '../../../components/ui/spinner';
+import { Tabs } from '../../../components/ui/tabs';
+import { ApiError, messageOf } from '../../../lib/api';
+import { setCurrentProjectKey } from '../../../lib/current-project';
+import { projectQuery } from '../../../lib/projects';
+import { compact, pickOne } from '../../../lib/search';
+import { ProjectBadges, ProjectKey } from '../-components/project-badges';
+
+const scopes = ['all', 'triage'] as const;
+
+export const Route = createFileRoute('/projects/$key/')({
+  validateSearch: (search: Record<string, unknown>) =>
+    compact({ show: pickOne(search.show, scopes), ...listSearchFrom(search) }),
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(projectQuery(params.key));
+  },
+  component: ProjectPage,
+});
+
+/**
+ * One project's bugs (api.md "Projects": `/projects/{key}`), as the caller may see them, with
+ * the list's filters; a team project's triage (open bugs with no assignee) one tab away. Opening
+ * it makes it the current project (the sidebar marks it; the report form starts in it).
+ */
+function ProjectPage() {
+  const { key } = Route.useParams();
+  const { show, ...list } = Route.useSearch();
+  const { user } = Route.useRouteContext();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const project = useQuery(projectQuery(key));
+  const onSearch = useCallback(
+    (patch: Partial<ListSearch>) => void navigate({ search: (prev) => compact({ ...prev, ...patch }) }),
+    [navigate],
+  );
+  const current = project.data?.key;
+  useEffect(() => {
+    if (current) setCurrentProjectKey(current);
+  }, [current]);
+
+  if (project.isPending) {
+    return (
+      <div className="flex justify-center py-16 text-brand-600">
+        <Spinner className="size-6" label="Loading" />
+      </div>
+    );
+  }
+  if (project.isError) {
+    const isMissing = project.error instanceof ApiError && project.error.status === 404;
+    return (
+      <Card>
+        <EmptyState
+          icon={<FolderX className="size-6" />}
+          title={isMissing ? `There is no project ${key}` : 'Could not load the project'}
+        >
+          <p className="text-sm text-slate-500">
+            {isMissing ? 'It may have a new key, or you may not be one of its members.' : messageOf(project.error, '')}
+          </p>
+          <Link to="/projects" className="mt-3 text-sm font-medium text-brand-700 hover:underline">
+            All projects
+          </Link>
+        </EmptyState>
+      </Card>
+    );
+  }
+  const p = project.data;
+  const isTeam = p.access === 'team';
+  const canReport = (user.role === 'admin' || user.role === 'tester') && !p.archived;
+  const reportPath = user.role === 'admin' ? '/admin/create-bug' : '/tester/report-bug';
+  return (
+    <>
+      <PageHeader
+        title={
+          <span className="flex flex-wrap items-center gap-2">
+            <ProjectKey value={p.key} />
+            <span className="min-w-0 break-words">{p.name}</span>
+          </span>
+        }
+        subtitle={
+          <span className="flex flex-col gap-1.5">
+            {p.description ? <span className="text-sm text-slate-500">{p.description}</span> : null}
+            <ProjectBadges project={p} />
+          </span>
+        }
+        actions={
+          <>
+            <Link to="/projects/$key/settings" params={{ key: p.key }} className={buttonClass('secondary')}>
+              <Settings className="size-4" /> Settings
+            </Link>
+            {canReport ? (
+              <Link to={reportPath} search={{ project: p.key }} className={buttonClass('primary')}>
+                <Plus className="size-4" /> Report a bug here
+              </Link>
+            ) : null}
+          </>
+        }
+      />
+      {isTeam ? (
+        <div className="mb-6">
+          <Tabs
+            label="Which bugs"
+            value={show ?? 'all'}
+            onChange={(value) =>
+              void navigate({
+                search: (prev) => compact({ ...prev, show: value === 'triage' ? ('triage' as const) : undefined }),
+              })
+            }
+            tabs={[
+              { value: 'all', label: 'All bugs' },
+              { value: 'triage', label: 'Triage' },
+            ]}
+          />
+        </div>
+      ) : null}
+      <BugList
+        key={`${p._id}:${show ?? 'all'}`}
+        endpoint="/api/bugs"
+        viewAs={user.role}
+        search={list}
+        scope={{ project: p._id, ...(isTeam && show === 'triage' ? { triage: 'true' } : {}) }}
+        onSearch={onSearch}
+        emptyTitle={show === 'triage' ? 'Nothing waits in triage' : `No bugs in ${p.key} for you to see`}
+        onOpen={(bug) => void navigate({ to: '/bugs/$number', params: { number: bug.key ?? String(bug.number) } })}
+      />
+    </>
+  );
+}
