@@ -34,6 +34,8 @@ export type ListSearch = {
   due?: DueFilter;
   /** The archived bugs instead of the others (admins archive closed bugs). */
   archived?: true;
+  /** Projects by key (or id), comma-separated (api.md "Projects": lists and saved views take `project`). */
+  project?: string;
 };
 
 const words = (value: unknown, allowed: readonly string[]): string | undefined => {
@@ -42,6 +44,12 @@ const words = (value: unknown, allowed: readonly string[]): string | undefined =
   const kept = text.split(',').filter((w) => allowed.includes(w));
   return kept.length > 0 ? [...new Set(kept)].join(',') : undefined;
 };
+/** One project key or id, or several comma-separated. */
+const projectKeys = (value: unknown) => {
+  const text = pickText(value, 500);
+  return text && /^[\w-]+(,[\w-]+)*$/.test(text) ? [...new Set(text.split(','))].join(',') : undefined;
+};
+
 /** One id, or several comma-separated (issue 40: several assignees or reporters). */
 const id = (value: unknown) => {
   const text = pickText(value, 2000);
@@ -63,12 +71,23 @@ export function listSearchFrom(search: Record<string, unknown>): ListSearch {
     due: pickOne(search.due, dueFilters),
     // The router reads `?archived=true` as JSON (a boolean); a hand-written 'true' counts too.
     archived: search.archived === true || search.archived === 'true' ? true : undefined,
+    project: projectKeys(search.project),
   };
   return Object.fromEntries(Object.entries(result).filter(([, v]) => v !== undefined)) as ListSearch;
 }
 
 /** What narrows a list beyond its status tab: what "Clear filters" empties. */
-export const filterKeys = ['q', 'priority', 'severity', 'assignee', 'reporter', 'module', 'due', 'archived'] as const;
+export const filterKeys = [
+  'q',
+  'priority',
+  'severity',
+  'assignee',
+  'reporter',
+  'module',
+  'due',
+  'archived',
+  'project',
+] as const;
 
 /** The API's query for a list (view is the page's alone). */
 export function listApiParams(search: ListSearch & { status?: string | undefined }): Record<string, string> {
