@@ -11,7 +11,7 @@ import {
 } from '@bugtrail/domain';
 
 /**
- * `bugtrail import FILE --from redmine|jira|github [--dry-run] [--skip-invalid] [--json]
+ * `bugtrail import FILE --from redmine|jira|github [--project KEY] [--dry-run] [--skip-invalid] [--json]
  * [--url URL] [--token btp_…]`: the same import as the web page, through the same
  * `POST /api/import`, from the shell. The file is streamed (never read whole); progress goes
  * to stderr (the upload, then the appends), the answer to stdout. An admin's write API
@@ -28,7 +28,7 @@ export type ImportIo = Readonly<{
 }>;
 
 export const importUsage =
-  'usage: bugtrail import FILE --from redmine|jira|github [--dry-run] [--skip-invalid] [--json] [--url URL] [--token btp_…]';
+  'usage: bugtrail import FILE --from redmine|jira|github [--project KEY] [--dry-run] [--skip-invalid] [--json] [--url URL] [--token btp_…]';
 
 function option(args: readonly string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -36,7 +36,7 @@ function option(args: readonly string[], name: string): string | undefined {
   return args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
 }
 
-const VALUED = new Set(['--from', '--url', '--token']);
+const VALUED = new Set(['--from', '--url', '--token', '--project']);
 
 export async function importCommand(args: readonly string[], io: ImportIo): Promise<number> {
   const file = args.find((arg, i) => !arg.startsWith('-') && !VALUED.has(args[i - 1] ?? ''));
@@ -94,6 +94,9 @@ export async function importCommand(args: readonly string[], io: ImportIo): Prom
     },
   );
   const query = new URLSearchParams({ from: system, dryRun: String(dryRun), skipInvalid: String(skipInvalid) });
+  // Into a chosen project (issue 35): its key or id; the default project without it.
+  const project = option(args, '--project');
+  if (project) query.set('project', project);
   let response: Response;
   try {
     response = await fetch(`${base}/api/import?${query}`, {

@@ -19,7 +19,7 @@ export type ImportProgress =
  */
 export function uploadImport(
   file: File,
-  options: { from: ImportSource; dryRun: boolean; skipInvalid: boolean },
+  options: { from: ImportSource; dryRun: boolean; skipInvalid: boolean; project?: string | undefined },
   onProgress: (progress: ImportProgress) => void,
 ): Promise<ImportAnswer> {
   return new Promise((resolve, reject) => {
@@ -28,6 +28,8 @@ export function uploadImport(
       from: options.from,
       dryRun: String(options.dryRun),
       skipInvalid: String(options.skipInvalid),
+      // The project the bugs go into (issue 35); the default project without it.
+      ...(options.project ? { project: options.project } : {}),
     });
     xhr.open('POST', `/api/import?${query}`);
     const token = getToken();

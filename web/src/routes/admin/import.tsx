@@ -1,15 +1,17 @@
 import { type ImportAnswer, type ImportSource, importSourceLabels } from '@bugtrail/domain/vocabulary';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { CopyCheck } from 'lucide-react';
 import { useState } from 'react';
 import { PageHeader } from '../../components/page-header';
 import { Button } from '../../components/ui/button';
 import { Card, CardHeader } from '../../components/ui/card';
+import { SelectField } from '../../components/ui/field';
 import { messageOf } from '../../lib/api';
 import { formatNumber } from '../../lib/format';
 import { type ImportProgress, uploadImport } from '../../lib/import-upload';
 import { notify } from '../../lib/notify';
+import { projectsQuery } from '../../lib/projects';
 import { FilePicker, ProgressBar, SystemPicker } from './-components/import-choose-export';
 import { ImportedCard, PreviewCard } from './-components/import-results';
 
@@ -25,6 +27,9 @@ function ImportPage() {
   const [from, setFrom] = useState<ImportSource>('redmine');
   const [file, setFile] = useState<File | null>(null);
   const [skipInvalid, setSkipInvalid] = useState(false);
+  const [project, setProject] = useState('');
+  const projects = useQuery(projectsQuery());
+  const open = (projects.data?.projects ?? []).filter((p) => !p.archived);
   const [progress, setProgress] = useState<ImportProgress | null>(null);
   const [preview, setPreview] = useState<ImportAnswer | null>(null);
   const [imported, setImported] = useState<ImportAnswer | null>(null);
@@ -43,7 +48,7 @@ function ImportPage() {
     setBusy(true);
     setProgress(null);
     try {
-      const answer = await uploadImport(file, { from, dryRun, skipInvalid }, setProgress);
+      const answer = await uploadImport(file, { from, dryRun, skipInvalid, project }, setProgress);
       if (dryRun) {
         setPreview(answer);
         setImported(null);
@@ -78,6 +83,23 @@ function ImportPage() {
           <div className="space-y-5 px-5 py-4">
             <SystemPicker value={from} onChange={(system) => choose({ from: system })} disabled={isBusy} />
             <FilePicker file={file} from={from} onChange={(picked) => choose({ file: picked })} disabled={isBusy} />
+            {open.length > 1 ? (
+              <SelectField
+                label="Into project"
+                value={project}
+                disabled={isBusy}
+                onChange={(event) => {
+                  setProject(event.target.value);
+                  setPreview(null);
+                  setImported(null);
+                }}
+                hint="The imported bugs take this project's key, numbered in the order of the file"
+                options={[
+                  { value: '', label: 'Default project' },
+                  ...open.map((p) => ({ value: p.key, label: `${p.key} · ${p.name}` })),
+                ]}
+              />
+            ) : null}
             {progress ? <ProgressBar progress={progress} /> : null}
             <div className="flex flex-wrap justify-end gap-2">
               <Button
