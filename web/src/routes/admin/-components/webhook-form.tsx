@@ -1,6 +1,6 @@
 /** The form that adds a webhook: its URL, the events it hears and a description, each problem shown on its field. */
 import { type WebhookDto, webhookEventTypes, webhookLimits, webhookMessages } from '@bugtrail/domain/vocabulary';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Webhook } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -8,6 +8,7 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { TextField } from '../../../components/ui/field';
 import { ApiError, api, messageOf } from '../../../lib/api';
 import { notify } from '../../../lib/notify';
+import { projectsQuery } from '../../../lib/projects';
 import { queryKeys } from '../../../lib/query-keys';
 
 const eventLabels: Record<(typeof webhookEventTypes)[number], string> = {
@@ -27,16 +28,21 @@ export function NewWebhook({ onCreated }: { onCreated: (created: { webhook: Webh
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<string[]>(['*']);
+  // Only these projects' bugs (issue 35); none ticked: every project's.
+  const [projects, setProjects] = useState<string[]>([]);
   const [errors, setErrors] = useState<Errors>({});
   const legend = useId();
+  const projectsLegend = useId();
+  const known = useQuery(projectsQuery());
   const create = useMutation({
-    mutationFn: (body: { url: string; events: string[]; description: string }) =>
+    mutationFn: (body: { url: string; events: string[]; description: string; projects: string[] | null }) =>
       api<{ webhook: WebhookDto; secret: string }>('/api/webhooks', { method: 'POST', body }),
     onSuccess: (answer) => {
       onCreated(answer);
       setUrl('');
       setDescription('');
       setEvents(['*']);
+      setProjects([]);
       void queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.all });
     },
     onError: (error) => {
@@ -63,7 +69,12 @@ export function NewWebhook({ onCreated }: { onCreated: (created: { webhook: Webh
     if (!url.trim()) return setErrors({ url: webhookMessages.urlRequired });
     if (events.length === 0) return setErrors({ events: webhookMessages.eventsRequired });
     setErrors({});
-    create.mutate({ url: url.trim(), events, description: description.trim() });
+    create.mutate({
+      url: url.trim(),
+      events,
+      description: description.trim(),
+      projects: projects.length > 0 ? projects : null,
+    });
   };
   return (
     <Card>
@@ -101,6 +112,30 @@ export function NewWebhook({ onCreated }: { onCreated: (created: { webhook: Webh
             </p>
           ) : null}
         </fieldset>
+        {(known.data?.projects.length ?? 0) > 1 ? (
+          <fieldset>
+            <legend id={projectsLegend} className="text-sm font-medium text-slate-700">
+              Projects <span className="font-normal text-slate-500">(none ticked: every project)</span>
+            </legend>
+            <div className="mt-2 grid gap-2 sm:grid-cols-2">
+              {(known.data?.projects ?? []).map((project) => (
+                <Check
+                  key={project._id}
+                  label={project.name}
+                  hint={project.key}
+                  checked={projects.includes(project._id)}
+                  onChange={() =>
+                    setProjects((current) =>
+                      current.includes(project._id)
+                        ? current.filter((id) => id !== project._id)
+                        : [...current, project._id],
+                    )
+                  }
+                />
+              ))}
+            </div>
+          </fieldset>
+        ) : null}
         <TextField
           label="Description (optional)"
           placeholder="e.g. #bugs channel"
