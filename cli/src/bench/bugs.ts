@@ -87,8 +87,12 @@ async function registerTeam(base: string, testers: number, developers: number): 
   return { admin, testers: t, developers: d };
 }
 
-/** Projects the bench's bugs are spread over (issue 35): 20, the last private with only some testers in it. */
+/**
+ * Projects the bench's bugs are spread over (issue 35): 20, the last private with only some
+ * testers in it; one a team project (access "team") with developer 1 in it.
+ */
 export const BENCH_PROJECTS = 20;
+const TEAM_PROJECT = 3;
 const benchProjectKey = (i: number) => `P${String(i).padStart(2, '0')}`;
 
 /** The bench's projects, made through the API as an admin would (the last one private, two testers in it). */
@@ -97,10 +101,22 @@ async function createBenchProjects(base: string, team: BenchTeam): Promise<strin
   for (let i = 0; i < BENCH_PROJECTS; i++) {
     const isPrivate = i === BENCH_PROJECTS - 1;
     const made = await benchCall(`${base}/api/projects`, {
-      body: { key: benchProjectKey(i), name: `Bench project ${i}`, private: isPrivate },
+      body: {
+        key: benchProjectKey(i),
+        name: `Bench project ${i}`,
+        private: isPrivate,
+        ...(i === TEAM_PROJECT ? { access: 'team' } : {}),
+      },
       token: team.admin.token,
     });
     ids.push(made._id);
+    if (i === TEAM_PROJECT && team.developers[1]) {
+      await benchCall(`${base}/api/projects/${made._id}/members/${team.developers[1].id}`, {
+        method: 'PUT',
+        body: { role: 'member' },
+        token: team.admin.token,
+      });
+    }
     if (isPrivate) {
       for (const tester of team.testers.slice(1, 3)) {
         await benchCall(`${base}/api/projects/${made._id}/members/${tester.id}`, {
@@ -268,6 +284,12 @@ export function bugsReadSuite(root: string): BenchSuite {
             'tester outside a private project: GET /api/bugs/all-viewable?limit=25',
             '/api/bugs/all-viewable?limit=25',
             team.testers[0]!.token,
+          ],
+          // A developer in a team project: their assigned bugs and every bug of the project (5,000).
+          [
+            `developer in team project ${benchProjectKey(TEAM_PROJECT)}: GET /api/bugs?limit=25`,
+            '/api/bugs?limit=25',
+            (team.developers[1] ?? team.developers[0]!).token,
           ],
         ];
         for (const [name, pathAndQuery, token] of lists) {
