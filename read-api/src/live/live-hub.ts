@@ -91,6 +91,8 @@ class Subscriber {
   /** The last row position this subscriber has been handed (sent or deliberately skipped). */
   cursor = ZERO_POSITION;
   replayBuffer: ChangeRow[] = [];
+  /** A change to who sees what passed while this stream was replaying: its rights are asked once it is live. */
+  rightsChangedAt: string | null = null;
 
   constructor(
     readonly actor: Actor,
@@ -287,6 +289,7 @@ export class LiveHub {
         const rows = await this.readRows(cursor);
         if (subscriber.state === 'closed') return;
         for (const row of rows) {
+          if (this.changesRights(row)) subscriber.rightsChangedAt = row.position;
           const frame = this.frameFor(subscriber.actor, row);
           if (frame) await subscriber.replay(frame);
         }
@@ -308,7 +311,18 @@ export class LiveHub {
     subscriber.state = 'live';
     if (control) subscriber.enqueue(encoder.encode(formatControl(control, cursor)));
     subscriber.enqueue(encoder.encode(formatControl('ready', cursor)));
-    for (const row of held) subscriber.offer(row);
+    for (const row of held) {
+      if (this.changesRights(row)) subscriber.rightsChangedAt = row.position;
+      subscriber.offer(row);
+    }
+    // Rights changed while it was replaying (its rights were read before): asked now, as the others were.
+    const round = subscriber.rightsChangedAt;
+    subscriber.rightsChangedAt = null;
+    if (round !== null) this.askRights(subscriber, round);
+  }
+
+  private changesRights(row: ChangeRow): boolean {
+    return row.topics.some((topic) => this.filters.changesRights(topic));
   }
 
   /**
@@ -382,7 +396,7 @@ export class LiveHub {
             // Set before offering: a subscriber registering now starts after this row.
             this.last = row.position;
             for (const subscriber of this.subscribers) subscriber.offer(row);
-            if (row.topics.some((topic) => this.filters.changesRights(topic))) this.recheckAll(row.position);
+            if (this.changesRights(row)) this.recheckAll(row.position);
           }
           if (rows.length < this.pageSize) break;
         }
@@ -427,25 +441,30 @@ export class LiveHub {
    */
   private recheckAll(round: string): void {
     for (const subscriber of this.subscribers) {
-      const check = subscriber.options.isStillAuthorized;
-      if (subscriber.state !== 'live' || !check) continue;
-      subscriber.state = 'rechecking';
-      void check(round)
-        .catch(() => false)
-        .then((isAuthorized) => {
-          if (subscriber.state !== 'rechecking') return;
-          if (!isAuthorized) {
-            subscriber.state = 'live';
-            subscriber.enqueue(RECHECK_FRAME);
-            subscriber.close('graceful');
-            return;
-          }
-          const held = subscriber.replayBuffer;
-          subscriber.replayBuffer = [];
-          subscriber.state = 'live';
-          for (const row of held) subscriber.offer(row);
-        });
+      if (subscriber.state === 'replaying') subscriber.rightsChangedAt = round;
+      else this.askRights(subscriber, round);
     }
+  }
+
+  private askRights(subscriber: Subscriber, round: string): void {
+    const check = subscriber.options.isStillAuthorized;
+    if (subscriber.state !== 'live' || !check) return;
+    subscriber.state = 'rechecking';
+    void check(round)
+      .catch(() => false)
+      .then((isAuthorized) => {
+        if (subscriber.state !== 'rechecking') return;
+        if (!isAuthorized) {
+          subscriber.state = 'live';
+          subscriber.enqueue(RECHECK_FRAME);
+          subscriber.close('graceful');
+          return;
+        }
+        const held = subscriber.replayBuffer;
+        subscriber.replayBuffer = [];
+        subscriber.state = 'live';
+        for (const row of held) subscriber.offer(row);
+      });
   }
 
   private checkAuthorized(subscriber: Subscriber): void {

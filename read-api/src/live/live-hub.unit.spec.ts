@@ -277,6 +277,29 @@ describe('LiveHub', () => {
     expect(kept.ended).toBeNull();
   });
 
+  it('asks a resuming stream’s rights once live when a change to who sees what was in its replay', async () => {
+    const filters = new TopicFilterRegistry();
+    registerDefaultTopicFilters(filters);
+    filters.register('project', () => true);
+    filters.registerRightsChange('project', () => true);
+    const { db, hub } = await setup({ filters, heartbeatMs: 60_000 });
+    db.add(1, ['users']);
+    db.add(2, ['project:p1|d1']);
+    await hub.start();
+    const rounds: (string | undefined)[] = [];
+    const resumed = new RecordingSink();
+    hub.subscribe({ id: 'd1', role: 'developer', hiddenProjects: [] }, resumed, {
+      lastEventId: pos(1),
+      isStillAuthorized: async (round) => {
+        rounds.push(round);
+        return false;
+      },
+    });
+    await resumed.until(() => resumed.ended !== null);
+    expect(rounds).toEqual([pos(2)]);
+    expect(resumed.topics()).toEqual(['project:p1']);
+  });
+
   it('limits connections per user and gives a slot back once', async () => {
     const { hub } = await setup();
     const first = hub.reserve('u1', 2);
