@@ -1,9 +1,11 @@
 import {
+  bugProjectMessages,
   bugStatusSchema,
   type ImportAnswer,
   importLimits,
   importMessages,
   prioritySchema,
+  projectMessages,
   severitySchema,
 } from '@bugtrail/domain';
 import { errorAnswer, invalidAnswer, type RouteSpec } from '@bugtrail/platform';
@@ -75,6 +77,8 @@ export const importOperations: RouteSpec[] = [
       },
       400: invalidAnswer,
       403: errorAnswer(`"${importMessages.adminsOnly}"`),
+      404: errorAnswer(`"${projectMessages.notFound}": \`project\` names no project`),
+      409: errorAnswer(`"${bugProjectMessages.archived}"`),
       413: errorAnswer(`"${importMessages.tooLarge}"`),
       429: errorAnswer(
         "The caller's uploads in progress are at their spool quota (ADR 025); `Retry-After` says when to try again",

@@ -28,6 +28,7 @@ const fields = {
   url: `http or https, at most ${webhookLimits.urlMax} characters; must not be or resolve to a loopback, private, link-local, unique-local, unspecified or metadata address ("${webhookMessages.urlNotPublic}") unless WEBHOOK_ALLOW_HOSTS lists it`,
   events: `Event types, or ["*"] for all: ${webhookEventTypes.join(', ')}`,
   description: `At most ${webhookLimits.descriptionMax} characters`,
+  projects: `Only these projects' bugs: project ids or keys (at most ${webhookLimits.projectsMax}); null or absent: every project`,
 };
 
 export const webhookOperations: RouteSpec[] = [
@@ -52,6 +53,7 @@ export const webhookOperations: RouteSpec[] = [
       },
       400: invalidAnswer,
       403: forbidden,
+      404: errorAnswer(`"${webhookMessages.projectNotFound}": \`projects\` names no project`),
       409: errorAnswer(`"${webhookMessages.limitReached}"`),
     },
   },
@@ -88,7 +90,7 @@ export const webhookOperations: RouteSpec[] = [
       200: { description: 'The webhook as it is now', schema: answer },
       400: invalidAnswer,
       403: forbidden,
-      404: notFound,
+      404: errorAnswer(`"${webhookMessages.notFound}", or "${webhookMessages.projectNotFound}" (\`projects\`)`),
     },
   },
   {
