@@ -1,20 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { FolderX, Plus, Settings } from 'lucide-react';
+import { Plus, Settings } from 'lucide-react';
 import { useCallback, useEffect } from 'react';
 import { BugList } from '../../../components/bug-list/bug-list';
 import { type ListSearch, listSearchFrom } from '../../../components/bug-list/list-search';
 import { PageHeader } from '../../../components/page-header';
 import { buttonClass } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
 import { Tabs } from '../../../components/ui/tabs';
-import { ApiError, messageOf } from '../../../lib/api';
 import { setCurrentProjectKey } from '../../../lib/current-project';
 import { projectQuery } from '../../../lib/projects';
 import { compact, pickOne } from '../../../lib/search';
 import { ProjectBadges, ProjectKey } from '../-components/project-badges';
+import { ProjectUnavailable } from '../-components/project-unavailable';
 
 const scopes = ['all', 'triage'] as const;
 
@@ -47,31 +44,7 @@ function ProjectPage() {
     if (current) setCurrentProjectKey(current);
   }, [current]);
 
-  if (project.isPending) {
-    return (
-      <div className="flex justify-center py-16 text-brand-600">
-        <Spinner className="size-6" label="Loading" />
-      </div>
-    );
-  }
-  if (project.isError) {
-    const isMissing = project.error instanceof ApiError && project.error.status === 404;
-    return (
-      <Card>
-        <EmptyState
-          icon={<FolderX className="size-6" />}
-          title={isMissing ? `There is no project ${key}` : 'Could not load the project'}
-        >
-          <p className="text-sm text-slate-500">
-            {isMissing ? 'It may have a new key, or you may not be one of its members.' : messageOf(project.error, '')}
-          </p>
-          <Link to="/projects" className="mt-3 text-sm font-medium text-brand-700 hover:underline">
-            All projects
-          </Link>
-        </EmptyState>
-      </Card>
-    );
-  }
+  if (!project.data) return <ProjectUnavailable project={project} projectKey={key} />;
   const p = project.data;
   const isTeam = p.access === 'team';
   const canReport = (user.role === 'admin' || user.role === 'tester') && !p.archived;

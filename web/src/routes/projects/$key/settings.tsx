@@ -1,15 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, Link } from '@tanstack/react-router';
-import { FolderX } from 'lucide-react';
+import { createFileRoute } from '@tanstack/react-router';
 import { PageHeader } from '../../../components/page-header';
-import { Card } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
-import { ApiError, messageOf } from '../../../lib/api';
 import { managesProject, projectQuery } from '../../../lib/projects';
 import { ProjectBadges, ProjectKey } from '../-components/project-badges';
 import { ProjectDetailsForm } from '../-components/project-details-form';
 import { ProjectMembers } from '../-components/project-members';
+import { ProjectUnavailable } from '../-components/project-unavailable';
 
 export const Route = createFileRoute('/projects/$key/settings')({
   loader: ({ context, params }) => {
@@ -23,31 +19,7 @@ function ProjectSettingsPage() {
   const { key } = Route.useParams();
   const { user } = Route.useRouteContext();
   const project = useQuery(projectQuery(key));
-  if (project.isPending) {
-    return (
-      <div className="flex justify-center py-16 text-brand-600">
-        <Spinner className="size-6" label="Loading" />
-      </div>
-    );
-  }
-  if (project.isError) {
-    const isMissing = project.error instanceof ApiError && project.error.status === 404;
-    return (
-      <Card>
-        <EmptyState
-          icon={<FolderX className="size-6" />}
-          title={isMissing ? `There is no project ${key}` : 'Could not load the project'}
-        >
-          <p className="text-sm text-slate-500">
-            {isMissing ? 'It may have a new key, or you may not be one of its members.' : messageOf(project.error, '')}
-          </p>
-          <Link to="/projects" className="mt-3 text-sm font-medium text-brand-700 hover:underline">
-            All projects
-          </Link>
-        </EmptyState>
-      </Card>
-    );
-  }
+  if (!project.data) return <ProjectUnavailable project={project} projectKey={key} />;
   const p = project.data;
   const canManage = managesProject(user, p);
   return (
