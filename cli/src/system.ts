@@ -51,6 +51,7 @@ import {
   ClaimOwner,
   createWriteApi,
   ensureGeneralProject,
+  finishLabelCleanup,
   InviteCodes,
   isWriteApiRead,
   writeApiMigrations,
@@ -132,6 +133,8 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   // Bugs reported before numbers get theirs first, so every new report numbers after them.
   await new BugNumbers(pool).backfill(store, commands, logger);
   await ensureGeneralProject(pool, commands);
+  // A label deleted while a process stopped mid-way: its last bugs lose it now.
+  await finishLabelCleanup(pool, commands);
   // The analytics views read every projection's tables: only a projector that runs them all installs them.
   const projections = options.projections ?? allProjections;
   const projector = new Projector(store, pool, db, projections, {

@@ -4,6 +4,7 @@ import type { bugCommentEventSchemas } from './bugs/comments.js';
 import type { dueEventSchemas } from './bugs/due.js';
 import type { chatEventSchemas } from './chats/chat.schemas.js';
 import { isKnownEventType } from './core/registry.js';
+import type { labelEventSchemas } from './labels/label.schemas.js';
 import type { notificationEventSchemas } from './notifications/notifications.js';
 import type { defaultProjectEventSchemas } from './projects/default-project.js';
 import type { projectEventSchemas } from './projects/project.schemas.js';
@@ -30,6 +31,7 @@ export type EventDataMap = DataOf<typeof bugEventSchemas> &
   DataOf<typeof chatEventSchemas> &
   DataOf<typeof notificationEventSchemas> &
   DataOf<typeof projectEventSchemas> &
+  DataOf<typeof labelEventSchemas> &
   DataOf<typeof defaultProjectEventSchemas> &
   DataOf<typeof userEventSchemas> &
   DataOf<typeof viewEventSchemas> &

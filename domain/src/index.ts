@@ -2,6 +2,7 @@ export * from './bugs/index.js';
 export * from './chats/index.js';
 export * from './core/index.js';
 export * from './events.js';
+export * from './labels/index.js';
 export * from './notifications/index.js';
 export * from './projects/index.js';
 export * from './users/index.js';

@@ -20,6 +20,7 @@ export type { BugChangesTable, BugIntervalsTable, FlowBugsTable, IntervalField }
 export { inviteCodesTopic, invitesProjection } from './invites/invites.projection.js';
 export * from './invites/invites.queries.js';
 export type { InviteCodesTable, SignupPolicyTable } from './invites/invites.tables.js';
+export * from './labels/labels.queries.js';
 export { DUE_BUGS_SQL, DueReminders } from './notifications/due-reminders.js';
 export { MailReactor, mailReactorMigrations } from './notifications/mail-reactor.js';
 export { notificationsProjection, notificationsTopic } from './notifications/notifications.projection.js';

@@ -1,4 +1,11 @@
-import type { BugCountersTable, BugKeysTable, BugProjectsTable, BugsTable, BugUsersTable } from './bugs/bugs.tables.js';
+import type {
+  BugCountersTable,
+  BugKeysTable,
+  BugProjectsTable,
+  BugsTable,
+  BugUsersTable,
+  LabelsTable,
+} from './bugs/bugs.tables.js';
 import type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/chats.tables.js';
 import type { BugCommentsTable } from './comments/comments.tables.js';
 import type { BugChangesTable, BugIntervalsTable, FlowBugsTable } from './flow/flow.tables.js';
@@ -31,6 +38,7 @@ export interface ReadModelDb {
   bug_users: BugUsersTable;
   bug_projects: BugProjectsTable;
   bug_keys: BugKeysTable;
+  labels: LabelsTable;
   chats: ChatsTable;
   chat_members: ChatMembersTable;
   chat_messages: ChatMessagesTable;

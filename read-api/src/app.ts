@@ -17,6 +17,7 @@ import { createBugsRoutes } from './bugs/bugs.routes.js';
 import { createSuggestionsRoutes } from './bugs/suggestions.routes.js';
 import { createChatsRoutes, createChatUsersRoutes } from './chats/chats.routes.js';
 import type { ReadApiDeps } from './deps.js';
+import { createLabelsRoutes } from './labels/labels.routes.js';
 import { createLiveRoutes } from './live/live.routes.js';
 import { createMetricsRoutes } from './metrics/metrics.routes.js';
 import { createNotificationsRoutes } from './notifications/notifications.routes.js';
@@ -90,6 +91,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.route('/api/metrics', createMetricsRoutes(deps));
   app.route('/api/views', createViewsRoutes(deps));
   app.route('/api/projects', createProjectsRoutes(deps));
+  app.route('/api/labels', createLabelsRoutes(deps));
   app.route('/api/notifications', createNotificationsRoutes(deps));
   app.route('/api', createOpenApiRoutes([...readApiOperations, ...(deps.operations ?? [])]));
   const live = createLiveRoutes(deps);

@@ -4,6 +4,7 @@ import { auditOperations } from './audit/audit.openapi.js';
 import { bugReadOperations } from './bugs/bugs.openapi.js';
 import { suggestionReadOperations } from './bugs/suggestions.openapi.js';
 import { chatReadOperations, chatUsersOperations } from './chats/chats.openapi.js';
+import { labelReadOperations } from './labels/labels.openapi.js';
 import { liveOperations } from './live/live.openapi.js';
 import { metricsOperations } from './metrics/metrics.openapi.js';
 import { notificationReadOperations } from './notifications/notifications.openapi.js';
@@ -41,6 +42,7 @@ export const readApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/metrics', metricsOperations),
   ...mountOperations('/api/views', viewReadOperations),
   ...mountOperations('/api/projects', projectReadOperations),
+  ...mountOperations('/api/labels', labelReadOperations),
   ...mountOperations('/api/notifications', notificationReadOperations),
   ...mountOperations('/api/events', liveOperations),
   ...mountOperations('/api/chats', chatReadOperations),

@@ -1,8 +1,10 @@
 import { setSignupPolicy } from './auth/signup-policy.commands.js';
 import { bugCommands } from './bugs/bugs.commands.js';
 import { commentCommands } from './bugs/comments.commands.js';
+import { planningCommands } from './bugs/planning.commands.js';
 import { chatCommands } from './chats/chats.commands.js';
 import type { AnyCommandDeclaration } from './command.js';
+import { labelCommands } from './labels/labels.commands.js';
 import { notificationCommands } from './notifications/notifications.commands.js';
 import { projectCommands } from './projects/projects.commands.js';
 import { userCommands } from './users/users.commands.js';
@@ -24,7 +26,8 @@ export type CommandMount = Readonly<{
 export const declaredCommands: readonly CommandMount[] = [
   { base: '/api/auth', commands: [setSignupPolicy] },
   { base: '/api/users', commands: userCommands },
-  { base: '/api/bugs', commands: [...bugCommands, ...commentCommands] },
+  { base: '/api/bugs', commands: [...bugCommands, ...planningCommands, ...commentCommands] },
+  { base: '/api/labels', commands: labelCommands },
   { base: '/api/views', commands: viewCommands },
   { base: '/api/projects', commands: projectCommands },
   { base: '/api/notifications', commands: notificationCommands },

@@ -1,3 +1,4 @@
+import type { LabelRef } from '../labels/label.schemas.js';
 import { generalProject } from '../projects/default-project.js';
 import { toUserDto, type UserDto } from '../users/user-dto.js';
 import type { ReportedBug } from './bug.js';
@@ -5,6 +6,7 @@ import { bugKey } from './bug-project.js';
 import type { CommitLink, PullRequestLink } from './code-links.js';
 import { type BugFileDto, toBugFileDto } from './files.js';
 import { nameForUnknown } from './imported-people.js';
+import { rankOf } from './rank.js';
 
 export type UserRef = { id: string; name: string; email?: string; profileImageURL: string | null };
 
@@ -42,6 +44,10 @@ export type BugDto = {
   code: { commits: CommitLink[]; pullRequests: PullRequestLink[] };
   /** Put away once closed (archive.ts): out of lists and counts until restored or reopened. */
   archived: boolean;
+  /** Its labels (api.md "Labels"), in the order they were put on; a deleted label is not shown. */
+  labels: LabelRef[];
+  /** Its place in its board column: sorts ascending, byte by byte (api.md "Board"). */
+  rank: string;
   /** The stream revision: send it back as If-Match to edit. */
   version: number;
 };
@@ -49,6 +55,16 @@ export type BugDto = {
 /** A bug's project as its answers name it. */
 export type ProjectRef = { _id: string; key: string; name: string };
 export type ProjectNames = (id: string) => Pick<ProjectRef, 'key' | 'name'> | undefined;
+/** A label's name and colour; undefined for one deleted (or unknown): the bug does not show it. */
+export type LabelNames = (id: string) => Pick<LabelRef, 'name' | 'color'> | undefined;
+
+/** Labels by name, for a bug's answer: the ones it carries that still exist. */
+export function labelRefs(ids: readonly string[], labels: LabelNames): LabelRef[] {
+  return ids.flatMap((id) => {
+    const label = labels(id);
+    return label ? [{ _id: id, name: label.name, color: label.color }] : [];
+  });
+}
 
 /** A project no lookup knows (General before its stream exists, as a rebuild meets old bugs first). */
 const unknownProject = (id: string): Pick<ProjectRef, 'key' | 'name'> =>
@@ -66,6 +82,7 @@ export function toBugDto(
   version: number,
   users: (id: string) => UserRef | undefined,
   projects: ProjectNames,
+  labels: LabelNames,
 ): BugDto {
   const user = (id: string) => users(id) ?? unknownUser(id);
   const project = projects(bug.projectId) ?? unknownProject(bug.projectId);
@@ -100,6 +117,8 @@ export function toBugDto(
     files: bug.files.map((file) => toBugFileDto(bug.id, file)),
     code: { commits: [...bug.code.commits], pullRequests: [...bug.code.pullRequests] },
     archived: bug.archived,
+    labels: labelRefs(bug.labelIds, labels),
+    rank: rankOf(bug),
     version,
   };
 }

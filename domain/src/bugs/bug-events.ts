@@ -37,3 +37,6 @@ export type BugArchived = BugEventMap['BugArchived'];
 export type BugRestored = BugEventMap['BugRestored'];
 export type BugMovedToProject = BugEventMap['BugMovedToProject'];
 export type BugInTriage = BugEventMap['BugInTriage'];
+export type BugLabelsAdded = BugEventMap['BugLabelsAdded'];
+export type BugLabelsRemoved = BugEventMap['BugLabelsRemoved'];
+export type BugRanked = BugEventMap['BugRanked'];

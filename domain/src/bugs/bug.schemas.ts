@@ -3,6 +3,8 @@ import { archiveEventSchemas } from './archive.js';
 import { bugProjectEventSchemas } from './bug-project.js';
 import { bugStatuses, priorities, severities } from './bug-vocabulary.js';
 import { codeLinkEventSchemas } from './code-links.js';
+import { bugLabelEventSchemas } from './labels.js';
+import { rankEventSchemas } from './rank.js';
 
 export { type BugStatus, bugStatuses, type Priority, priorities, type Severity, severities } from './bug-vocabulary.js';
 
@@ -96,6 +98,8 @@ export const bugEventSchemas = {
   ...codeLinkEventSchemas,
   ...archiveEventSchemas,
   ...bugProjectEventSchemas,
+  ...bugLabelEventSchemas,
+  ...rankEventSchemas,
 } as const;
 
 type Data<K extends keyof typeof bugEventSchemas> = z.infer<(typeof bugEventSchemas)[K]['data']>;

@@ -5,6 +5,8 @@ import type { BugEvent } from './bug-events.js';
 import { evolveBugProject, legacyProjectId } from './bug-project.js';
 import { type CodeLinks, evolveCodeLinks, noCodeLinks } from './code-links.js';
 import { type BugFileState, evolveBugFiles } from './files.js';
+import { evolveLabelIds } from './labels.js';
+import { evolveRank } from './rank.js';
 
 export type ChecklistItemState = Readonly<{
   id: string;
@@ -41,6 +43,10 @@ export type ReportedBug = Readonly<{
   deleted: boolean;
   /** Put away by an admin once closed (archive.ts): out of lists and counts. */
   archived: boolean;
+  /** Its labels' ids, in the order they were put on (labels.ts). */
+  labelIds: readonly string[];
+  /** Its place in its board column when someone moved it (rank.ts); null: its default place. */
+  rank: string | null;
   createdAt: string;
   updatedAt: string;
 }>;
@@ -92,6 +98,8 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       code: noCodeLinks,
       deleted: false,
       archived: false,
+      labelIds: [],
+      rank: null,
       createdAt: when,
       updatedAt: when,
     };
@@ -167,7 +175,15 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
     case 'BugDeleted':
       return { ...touched, deleted: true };
     case 'BugMovedToProject':
-      return { ...touched, ...evolveBugProject(state, event) };
+      return { ...touched, ...evolveBugProject(state, event), rank: evolveRank(state.rank, event) };
+    case 'BugLabelsAdded':
+    case 'BugLabelsRemoved': {
+      const labelIds = evolveLabelIds(state.labelIds, event);
+      return labelIds === state.labelIds ? state : { ...touched, labelIds };
+    }
+    // A place on the board is not a change to the bug: updatedAt stays.
+    case 'BugRanked':
+      return { ...state, rank: evolveRank(state.rank, event) };
     // Where it waits is what it has: no assignee, in its project.
     case 'BugInTriage':
       return state;

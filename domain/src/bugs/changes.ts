@@ -21,10 +21,11 @@ const fieldValues = {
   deleted: (r: ReportedBug) => r.deleted,
   commits: (r: ReportedBug) => r.code.commits,
   pullRequests: (r: ReportedBug) => r.code.pullRequests,
+  labels: (r: ReportedBug) => r.labelIds,
 } as const;
 
 /** Fields a report leaves empty and does not list: they change only later (code links). */
-const laterOnly: ReadonlySet<BugField> = new Set(['commits', 'pullRequests']);
+const laterOnly: ReadonlySet<BugField> = new Set(['commits', 'pullRequests', 'labels']);
 
 export type BugField = keyof typeof fieldValues;
 export const bugFields = Object.keys(fieldValues) as readonly BugField[];

@@ -125,6 +125,7 @@ describe('files in the state and the answer', () => {
       4,
       () => undefined,
       () => undefined,
+      () => undefined,
     );
     expect(dto.files).toEqual([
       { _id: 'f2', name: 'f2.png', size: 120, contentType: 'image/png', url: `/api/bugs/${BUG}/attachments/f2` },

@@ -16,6 +16,8 @@ export const streams = {
   project: (id: string) => `project-${id}`,
   /** Which project a bug reported without one goes to: one stream for the whole server. */
   defaultProject: () => 'settings-default-project',
+  /** One label's life: created, renamed or recoloured, deleted (issue 36). */
+  label: (id: string) => `label-${id}`,
   /** One outgoing webhook's system events (switched off when it keeps failing). */
   webhook: (id: string) => `webhook-${id}`,
 } as const;

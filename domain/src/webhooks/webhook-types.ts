@@ -14,6 +14,9 @@ const typeOfEvent: Readonly<Record<string, WebhookEventType>> = {
   // Archiving: `changes` say `archived`.
   BugArchived: 'bug.updated',
   BugRestored: 'bug.updated',
+  // Labels: their `changes` say `labels`.
+  BugLabelsAdded: 'bug.updated',
+  BugLabelsRemoved: 'bug.updated',
   BugStatusChanged: 'bug.status_changed',
   DevelopersAssigned: 'bug.assigned',
   DevelopersUnassigned: 'bug.assigned',

@@ -90,6 +90,10 @@ export const bugDtoSchema = z.object({
       }),
     )
     .describe('Uploaded files (`attachments` stays the list of links)'),
+  labels: z
+    .array(z.object({ _id: z.string(), name: z.string(), color: z.string().describe('#rrggbb') }))
+    .describe('Its labels, in the order they were put on'),
+  rank: z.string().describe('Its place in its board column: sorts ascending, byte by byte (`collate "C"`)'),
   code: z
     .object({
       commits: z.array(

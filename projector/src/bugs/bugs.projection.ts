@@ -3,8 +3,10 @@ import {
   type BugState,
   bugAudience,
   bugEventSchemas,
+  defaultRank,
   eventsOf,
   evolveBugWith,
+  type LabelRef,
   legacyProjectId,
   noCodeLinks,
   type ProjectRef,
@@ -51,12 +53,13 @@ type Tx = Transaction<ReadModelDb>;
  * answered, so never in the DTO.
  */
 export function stateFromRow(dto: BugDto, deleted: boolean, fileKeys: FileKeys | null = null): ReportedBug {
+  const projectNumber = dto.key ? (parseBugKey(dto.key)?.number ?? null) : null;
   return {
     kind: 'reported',
     id: dto._id,
     number: dto.number ?? null,
     projectId: dto.projectId ?? legacyProjectId,
-    projectNumber: dto.key ? (parseBugKey(dto.key)?.number ?? null) : null,
+    projectNumber,
     title: dto.title,
     description: dto.description,
     priority: dto.priority,
@@ -84,6 +87,9 @@ export function stateFromRow(dto: BugDto, deleted: boolean, fileKeys: FileKeys |
     code: dto.code ?? noCodeLinks,
     deleted,
     archived: dto.archived ?? false,
+    // What the answer shows: a deleted label is gone from the bug here at once (its event follows).
+    labelIds: (dto.labels ?? []).map((l) => l._id),
+    rank: dto.rank === undefined || dto.rank === defaultRank(projectNumber) ? null : dto.rank,
     createdAt: dto.createdAt,
     updatedAt: dto.updatedAt,
   };
@@ -139,8 +145,9 @@ export const bugsProjection: Projection = {
   // 6: the open bugs with a due date have an index of their own (the due reminders' minute-ly look).
   // 7: archived bugs (a column, out of the counters).
   // 8: projects (issue 35): each bug's project and key, the projects' names, every key a bug has had.
-  version: 8,
-  tables: ['bugs', 'bug_counters', 'bug_users', 'bug_projects', 'bug_keys'],
+  // 9: labels and board ranks (issue 36).
+  version: 9,
+  tables: ['bugs', 'bug_counters', 'bug_users', 'bug_projects', 'bug_keys', 'labels'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
     await sql`create table ${t(schema, 'bugs')} (
@@ -157,6 +164,8 @@ export const bugsProjection: Projection = {
       updated_at timestamptz not null,
       deleted boolean not null,
       archived boolean not null default false,
+      label_ids text[] not null default '{}',
+      rank text collate "C" not null,
       revision int not null,
       dto jsonb not null,
       file_keys jsonb,
@@ -181,6 +190,15 @@ export const bugsProjection: Projection = {
       id text primary key,
       name text not null,
       profile_image_url text
+    )`.execute(db);
+    // Every label, deleted ones too (flagged): GET /api/labels, and the names and colours bug answers show.
+    await sql`create table ${t(schema, 'labels')} (
+      id text primary key,
+      name text not null,
+      color text not null,
+      description text not null,
+      deleted boolean not null default false,
+      created_at timestamptz not null
     )`.execute(db);
     await sql`create table ${t(schema, 'bug_projects')} (
       id text primary key,
@@ -216,6 +234,14 @@ export const bugsProjection: Projection = {
     await sql`create index ${index('bugs_assignees')} on ${t(schema, 'bugs')} using gin (assignee_ids) with (fastupdate = off) where not deleted`.execute(
       db,
     );
+    // Lists filtered by labels (all must match): `label_ids @> array[...]`.
+    await sql`create index ${index('bugs_labels')} on ${t(schema, 'bugs')} using gin (label_ids) with (fastupdate = off) where not deleted`.execute(
+      db,
+    );
+    // A board's column: a project's bugs of one status in rank order.
+    await sql`create index ${index('bugs_board')} on ${t(schema, 'bugs')} (project_id, status, rank, id) where not deleted and not archived`.execute(
+      db,
+    );
     // Not unique: write-api never gives a number twice, and a projection must not stop on an event it cannot change.
     await sql`create index ${index('bugs_number')} on ${t(schema, 'bugs')} (number)`.execute(db);
     await sql`create index ${index('bugs_search')} on ${t(schema, 'bugs')} using gin (search) where not deleted`.execute(
@@ -232,7 +258,13 @@ export const bugsProjection: Projection = {
     for (const e of events) if (BUG_EVENT_TYPES.has(e.type)) bugEvents.push(e);
     const userEvents = eventsOf(events, 'UserRegistered', 'ProfileUpdated');
     const projectEvents = eventsOf(events, 'ProjectCreated', 'ProjectRenamed', 'ProjectKeyChanged');
-    if (bugEvents.length === 0 && userEvents.length === 0 && projectEvents.length === 0) return;
+    const labelEvents = eventsOf(events, 'LabelCreated', 'LabelChanged', 'LabelDeleted');
+    if (bugEvents.length === 0 && userEvents.length === 0 && projectEvents.length === 0 && labelEvents.length === 0)
+      return;
+
+    // 0b. Labels: the batch's last word on each; the bugs of one renamed, recoloured or deleted show it.
+    const labels = new Map<string, StoredLabel>();
+    const relabelledLabels = await foldLabels(db, schema, labels, labelEvents);
 
     // 0. Projects' keys and names: the batch's last word on each (its bugs show it), and which changed.
     const projects = new Map<string, ProjectLabel>();
@@ -295,6 +327,15 @@ export const bugsProjection: Projection = {
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
 
+    if (relabelledLabels.length > 0) {
+      const { rows } = await sql<StoredRow>`select id, dto, deleted, revision, file_keys from ${t(schema, 'bugs')}
+        where id = any(array(
+            select shown.id from unnest(${relabelledLabels}::text[]) as l(label)
+            cross join lateral (select id from ${t(schema, 'bugs')} where label_ids @> array[l.label] and not deleted) shown))
+          and not (id = any(${bugIds}::text[]))`.execute(db);
+      for (const row of rows) if (!entries.has(row.id)) entries.set(row.id, entryOf(row));
+    }
+
     // 3. Fold; every place a bug takes (a report, a move, an old bug's number) is a key of it for good.
     const keys: BugKeysTable[] = [];
     for (const e of bugEvents) {
@@ -334,6 +375,14 @@ export const bugsProjection: Projection = {
       if (entry.state.kind === 'reported') neededProjects.add(entry.state.projectId);
     await loadProjectLabels(db, schema, projects, [...neededProjects]);
     const projectLabel = (id: string) => projects.get(id);
+    const neededLabels = new Set<string>();
+    for (const entry of entries.values())
+      if (entry.state.kind === 'reported') for (const id of entry.state.labelIds) neededLabels.add(id);
+    await loadLabels(db, schema, labels, [...neededLabels]);
+    const labelShown = (id: string) => {
+      const label = labels.get(id);
+      return label && !label.deleted ? label : undefined;
+    };
 
     // 5. Rows and counter deltas.
     const fresh: BugRow[] = [];
@@ -346,6 +395,7 @@ export const bugsProjection: Projection = {
     for (const entry of entries.values()) {
       const s = entry.state;
       if (s.kind !== 'reported') continue;
+      const dto = toBugDto(s, entry.revision, lookup, projectLabel, labelShown);
       (entry.stored ? known : fresh).push({
         id: s.id,
         number: s.number,
@@ -360,8 +410,10 @@ export const bugsProjection: Projection = {
         updated_at: s.updatedAt,
         deleted: s.deleted,
         archived: s.archived,
+        label_ids: dto.labels.map((l) => l._id),
+        rank: dto.rank,
         revision: entry.revision,
-        dto: toBugDto(s, entry.revision, lookup, projectLabel),
+        dto,
         file_keys: fileKeysOf(s),
       });
       if (entry.changed) {
@@ -416,6 +468,105 @@ async function foldProjectLabels(
       on conflict (id) do update set key = excluded.key, name = excluded.name`.execute(db);
   }
   return changed;
+}
+
+type StoredLabel = Pick<LabelRef, 'name' | 'color'> & { description: string; deleted: boolean; createdAt: string };
+
+/**
+ * Folds the batch's label events over the stored labels (into `labels`, written back); answers
+ * the labels whose bugs must show a change (a new name or colour, or gone).
+ */
+async function foldLabels(
+  db: Tx,
+  schema: string,
+  labels: Map<string, StoredLabel>,
+  labelEvents: readonly { type: string; data: unknown; metadata: { occurredAt: string } }[],
+): Promise<string[]> {
+  if (labelEvents.length === 0) return [];
+  const typed = labelEvents as readonly LabelEventOf[];
+  const ids = [...new Set(typed.map((e) => e.data.labelId))];
+  await loadLabels(db, schema, labels, ids);
+  const shown = new Map(ids.map((id) => [id, shownOf(labels.get(id))]));
+  for (const e of typed) {
+    const current = labels.get(e.data.labelId);
+    if (e.type === 'LabelCreated') {
+      const { name, color, description } = e.data;
+      labels.set(e.data.labelId, { name, color, description, deleted: false, createdAt: e.metadata.occurredAt });
+    } else if (current && e.type === 'LabelChanged') {
+      labels.set(e.data.labelId, {
+        ...current,
+        name: e.data.name ?? current.name,
+        color: e.data.color ?? current.color,
+        description: e.data.description ?? current.description,
+      });
+    } else if (current && e.type === 'LabelDeleted') {
+      labels.set(e.data.labelId, { ...current, deleted: true });
+    }
+  }
+  const rows = ids.flatMap((id) => {
+    const label = labels.get(id);
+    return label
+      ? [
+          {
+            id,
+            name: label.name,
+            color: label.color,
+            description: label.description,
+            deleted: label.deleted,
+            created_at: label.createdAt,
+          },
+        ]
+      : [];
+  });
+  if (rows.length > 0) {
+    await sql`insert into ${t(schema, 'labels')} (id, name, color, description, deleted, created_at)
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as x(id text, name text, color text, description text, deleted boolean, created_at timestamptz)
+      on conflict (id) do update set name = excluded.name, color = excluded.color,
+        description = excluded.description, deleted = excluded.deleted`.execute(db);
+  }
+  return ids.filter((id) => shown.get(id) !== shownOf(labels.get(id)));
+}
+
+type LabelEventOf =
+  | {
+      type: 'LabelCreated';
+      data: { labelId: string; name: string; color: string; description: string };
+      metadata: { occurredAt: string };
+    }
+  | {
+      type: 'LabelChanged';
+      data: { labelId: string; name?: string; color?: string; description?: string };
+      metadata: { occurredAt: string };
+    }
+  | { type: 'LabelDeleted'; data: { labelId: string }; metadata: { occurredAt: string } };
+
+/** What a bug's answer shows of a label: its name and colour, or nothing once deleted. */
+const shownOf = (label: StoredLabel | undefined) =>
+  label && !label.deleted ? `${label.name}\u0000${label.color}` : '';
+
+async function loadLabels(db: Tx, schema: string, into: Map<string, StoredLabel>, ids: string[]) {
+  const missing = ids.filter((id) => !into.has(id));
+  if (missing.length === 0) return;
+  const { rows } = await sql<{
+    id: string;
+    name: string;
+    color: string;
+    description: string;
+    deleted: boolean;
+    created_at: Date;
+  }>`select id, name, color, description, deleted, created_at from ${t(schema, 'labels')} where id = any(${missing}::text[])`.execute(
+    db,
+  );
+  for (const r of rows) {
+    into.set(r.id, {
+      name: r.name,
+      color: r.color,
+      description: r.description,
+      deleted: r.deleted,
+      createdAt: r.created_at.toISOString(),
+    });
+  }
 }
 
 async function loadProjectLabels(db: Tx, schema: string, into: Map<string, ProjectLabel>, ids: string[]) {
@@ -474,6 +625,8 @@ const ROW_FIELDS = [
   'updated_at',
   'deleted',
   'archived',
+  'label_ids',
+  'rank',
   'revision',
   'dto',
   'file_keys',
@@ -481,10 +634,12 @@ const ROW_FIELDS = [
 const ROW_COLUMNS = sql`(${sql.join(ROW_FIELDS.map((field) => sql.id(field)))})`;
 
 const rowsFromJson = (rows: BugRow[]) => sql`
-  select id, number, project_id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, archived, revision, dto, file_keys
+  select id, number, project_id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, archived,
+    label_ids, rank, revision, dto, file_keys
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
     id text, number int, project_id text, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
-    created_at timestamptz, updated_at timestamptz, deleted boolean, archived boolean, revision int, dto jsonb, file_keys jsonb)`;
+    created_at timestamptz, updated_at timestamptz, deleted boolean, archived boolean, label_ids text[], rank text, revision int, dto jsonb,
+    file_keys jsonb)`;
 
 /** New bugs are inserted (by COPY in a rebuild), known ones updated: no speculative insertion. */
 async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[], copy?: BulkWriter) {
@@ -506,6 +661,8 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         r.updated_at,
         r.deleted,
         r.archived,
+        r.label_ids,
+        r.rank,
         r.revision,
         JSON.stringify(r.dto),
         r.file_keys == null ? null : JSON.stringify(r.file_keys),
@@ -519,7 +676,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         number = x.number, project_id = x.project_id, reporter_id = x.reporter_id, assignee_ids = x.assignee_ids, people = x.people,
         status = x.status, priority = x.priority, severity = x.severity,
         created_at = x.created_at, updated_at = x.updated_at, deleted = x.deleted, archived = x.archived,
-        revision = x.revision, dto = x.dto, file_keys = x.file_keys
+        label_ids = x.label_ids, rank = x.rank, revision = x.revision, dto = x.dto, file_keys = x.file_keys
       from (${rowsFromJson(known)}) x where b.id = x.id`.execute(db);
   }
 }

@@ -43,6 +43,7 @@ export const bugSortKeys = [
   'severity',
   'assignees',
   'due',
+  'rank',
 ] as const;
 export type BugSortKey = (typeof bugSortKeys)[number];
 export type BugSort = Readonly<{ key: BugSortKey; direction: 'asc' | 'desc' }>;
@@ -68,6 +69,8 @@ export type ListFilters = Readonly<{
   projects?: readonly string[] | undefined;
   /** A project's triage (api.md "Projects"): bugs not Closed with no assignee. */
   triage?: boolean | undefined;
+  /** Label ids (resolveLabels turns names into ids): a bug matches when it carries every one. */
+  labels?: readonly string[] | undefined;
 }>;
 
 export type ListQuery = Readonly<{
@@ -185,6 +188,8 @@ const sortKeySpecs: Record<BugSortKey, SortKeySpec> = {
     cast: timeCast,
     valid: isTimestampOrInfinity,
   },
+  // The board's order (api.md "Board"): byte order, as the column is `collate "C"`.
+  rank: { expression: sql`rank`, cast: textCast, valid: () => true },
 };
 
 /** `#42` (or `42` after a #) in a search names one bug by its number. */
@@ -226,6 +231,7 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
   if (f.reporters?.length) conditions.push(eb('reporter_id', 'in', [...f.reporters]));
   if (f.projects?.length) conditions.push(sql<boolean>`project_id = any(${[...f.projects]}::text[])`);
   if (f.triage) conditions.push(sql<boolean>`cardinality(assignee_ids) = 0 and status <> 'Closed'`);
+  if (f.labels?.length) conditions.push(sql<boolean>`label_ids @> ${[...f.labels]}::text[]`);
   if (f.modules?.length) {
     const modules = f.modules.map((m) => sql`lower(${m})`);
     conditions.push(sql<boolean>`lower(dto->>'module') in (${sql.join(modules)})`);
@@ -290,7 +296,8 @@ export function isFiltered(query: Pick<ListQuery, 'filters' | 'q'>): boolean {
       f.modules?.length ||
       f.due ||
       f.archived ||
-      f.triage,
+      f.triage ||
+      f.labels?.length,
   );
 }
 

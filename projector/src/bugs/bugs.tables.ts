@@ -20,6 +20,10 @@ export interface BugsTable {
   deleted: boolean;
   /** Archived (archive.ts): out of lists and counters until restored or reopened. */
   archived: boolean;
+  /** The labels its answer shows (deleted ones are gone at once). */
+  label_ids: string[];
+  /** Its place in its board column (`collate "C"`), as its answer says. */
+  rank: string;
   /** The stream revision of the bug's last event. */
   revision: number;
   /** toBugDto's answer, names included: what every list and detail returns (and the
@@ -49,6 +53,16 @@ export interface BugUsersTable {
   id: string;
   name: string;
   profile_image_url: string | null;
+}
+
+/** Every label (deleted ones flagged): `GET /api/labels`, and the names and colours bug answers show. */
+export interface LabelsTable {
+  id: string;
+  name: string;
+  color: string;
+  description: string;
+  deleted: boolean;
+  created_at: ColumnType<Date, string, string>;
 }
 
 /** Each project's key and name as bug answers show them, kept by this projection so a rebuild needs nothing else. */

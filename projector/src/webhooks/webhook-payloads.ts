@@ -92,7 +92,10 @@ export async function webhookMessages(
   const users = await usersById(pool, [...userIds]);
   const projectIds = new Set<string>();
   for (const after of states.values()) for (const s of after) if (s?.kind === 'reported') projectIds.add(s.projectId);
-  const projects = await projectsById(pool, [...projectIds]);
+  const labelIds = new Set<string>();
+  for (const after of states.values())
+    for (const s of after) if (s?.kind === 'reported') for (const l of s.labelIds) labelIds.add(l);
+  const [projects, labels] = await Promise.all([projectsById(pool, [...projectIds]), labelsById(pool, [...labelIds])]);
 
   const messages: WebhookMessage[] = [];
   for (const e of typed) {
@@ -110,6 +113,7 @@ export async function webhookMessages(
         type === 'bug.deleted' ? e.revision - 1 : e.revision,
         (id) => users.get(id),
         (id) => projects.get(id),
+        (id) => labels.get(id),
       ),
       actor: actorId
         ? { _id: actorId, name: users.get(actorId)?.name ?? nameForUnknown(actorId) }
@@ -146,6 +150,15 @@ async function projectsById(pool: pg.Pool, ids: string[]): Promise<Map<string, {
     [ids],
   );
   return new Map(rows.map((row) => [row.id, { key: row.key, name: row.name }]));
+}
+
+async function labelsById(pool: pg.Pool, ids: string[]): Promise<Map<string, { name: string; color: string }>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await pool.query<{ id: string; name: string; color: string }>(
+    'select id, name, color from rm.labels where id = any($1::text[]) and not deleted',
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, { name: row.name, color: row.color }]));
 }
 
 async function usersById(pool: pg.Pool, ids: string[]): Promise<Map<string, UserRef>> {

@@ -42,6 +42,7 @@ import {
   listBugs,
   listedBugScope,
   newestBugIdsAsOf,
+  resolveLabels,
   resolveProjectIds,
   scopeKey,
   suggestionUsage,
@@ -111,6 +112,7 @@ export function listOptions(c: Context): ListOptions {
     today: startOfTodayUtc(),
     archived: query.archived === 'true',
     triage: query.triage === 'true',
+    labels: orNone(filterValues(c, 'label')),
   };
   return {
     ...(statuses.length === 1 ? { status: statuses[0] } : {}),
@@ -125,8 +127,21 @@ export function listOptions(c: Context): ListOptions {
 /** The options with their project filter (keys or ids, as `listOptions` read them) as the ids the list's SQL takes. */
 export async function withProjectIds(deps: Pick<ReadApiDeps, 'db'>, options: ListOptions): Promise<ListOptions> {
   const projects = options.filters?.projects;
-  if (!projects?.length) return options;
-  return { ...options, filters: { ...options.filters, projects: await resolveProjectIds(deps.db, projects) } };
+  const labels = options.filters?.labels;
+  if (!projects?.length && !labels?.length) return options;
+  const [projectIds, labelIds] = await Promise.all([
+    projects?.length ? resolveProjectIds(deps.db, projects) : undefined,
+    // A name no label has matches no bug.
+    labels?.length ? resolveLabels(deps.db, labels).then((ids) => ids.map((id) => id ?? '')) : undefined,
+  ]);
+  return {
+    ...options,
+    filters: {
+      ...options.filters,
+      ...(projectIds ? { projects: projectIds } : {}),
+      ...(labelIds ? { labels: labelIds } : {}),
+    },
+  };
 }
 
 /**

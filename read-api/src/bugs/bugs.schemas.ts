@@ -31,7 +31,7 @@ export const listQuery = z.object({
     })
     .optional()
     .describe(
-      'The order: created (default, newest first), updated, number, title, status, priority, severity, assignees, due; a leading - sorts descending',
+      'The order: created (default, newest first), updated, number, title, status, priority, severity, assignees, due, rank (the board’s order); a leading - sorts descending',
     ),
   priority: z
     .string()
@@ -74,6 +74,13 @@ export const listQuery = z.object({
     .optional()
     .describe(
       'A project’s key (any it has had, any case) or `_id`; several: comma-separated or the parameter repeated (`project=WEB&project=API`). A project the caller cannot see matches nothing',
+    ),
+  label: z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      'A label’s name (any case) or `_id`; several: comma-separated or the parameter repeated (`label=ui&label=regression`): a bug matches when it carries every one. A name no label has matches nothing',
     ),
   archived: z
     .enum(['true', 'false'], { error: 'archived must be true or false' })

@@ -11,7 +11,7 @@ import {
   type UserRef,
 } from '@bugtrail/domain';
 import { GENESIS_HASH, type Position, type RecordedEvent, verifyStream } from '@bugtrail/eventstore';
-import { findProjectLabels, findUserNames } from '@bugtrail/projector';
+import { findLabelRefs, findProjectLabels, findUserNames } from '@bugtrail/projector';
 import type { z } from 'zod';
 import type { ReadApiDeps } from '../deps.js';
 import type {
@@ -179,7 +179,16 @@ export async function bugAt(
     revision = e.revision;
   }
   if (state.kind !== 'reported') return null;
-  const projects = await findProjectLabels(deps.db, [state.projectId]);
-  const dto = toBugDto(state, revision, await names(deps, peopleOf(state)), (id) => projects.get(id));
+  const [projects, labels] = await Promise.all([
+    findProjectLabels(deps.db, [state.projectId]),
+    findLabelRefs(deps.db, state.labelIds),
+  ]);
+  const dto = toBugDto(
+    state,
+    revision,
+    await names(deps, peopleOf(state)),
+    (id) => projects.get(id),
+    (id) => labels.get(id),
+  );
   return state.deleted ? { ...dto, deleted: true } : dto;
 }

@@ -1,6 +1,7 @@
 import { projectDtoSchema } from '@bugtrail/domain';
-import { notFoundAnswer, type RouteSpec, schemaNames } from '@bugtrail/platform';
+import { bugDtoSchema, invalidAnswer, notFoundAnswer, type RouteSpec, schemaNames } from '@bugtrail/platform';
 import { z } from 'zod';
+import { listQuery } from '../bugs/bugs.schemas.js';
 
 /** GET /api/projects and /api/projects/{idOrKey} (projects.routes.ts), relative to their mount. */
 
@@ -24,6 +25,33 @@ export const projectReadOperations: RouteSpec[] = [
     params: z.object({ idOrKey: z.string().describe('The project’s `_id`, its key, or an earlier key') }),
     responses: {
       200: { description: 'The project', schema: projectDtoSchema },
+      404: { ...notFoundAnswer, description: 'No such project, or a private one the caller is not a member of' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/{idOrKey}/board',
+    summary: 'The project’s board: a column per status, its count and its first cards in rank order',
+    description:
+      'The bugs the caller may open, as `GET /api/bugs`, with the same filters. Each column holds its first `limit` cards (default 50, at most 100) ordered by `rank`; `count` is the whole column under the filters.',
+    tags: ['projects', 'board'],
+    params: z.object({ idOrKey: z.string().describe('The project’s `_id`, its key, or an earlier key') }),
+    query: listQuery.omit({ sort: true, cursor: true, project: true, status: true }),
+    responses: {
+      200: {
+        description: 'The board',
+        schema: z.object({
+          project: z.object({ _id: z.string(), key: z.string(), name: z.string() }),
+          columns: z.array(
+            z.object({
+              status: z.enum(['Open', 'In Progress', 'Closed']),
+              count: z.number().int(),
+              bugs: z.array(bugDtoSchema),
+            }),
+          ),
+        }),
+      },
+      400: invalidAnswer,
       404: { ...notFoundAnswer, description: 'No such project, or a private one the caller is not a member of' },
     },
   },

@@ -262,4 +262,32 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`alter table webhooks.subscriptions add column projects text[]`.execute(db);
     },
   },
+  '0380_labels_and_ranks': {
+    async up(db: Kysely<unknown>) {
+      // Labels (issue 36): what exists, for the decisions that put one on a bug; a name is one
+      // label's among those not deleted, in any case.
+      await sql`create table write_api.labels (
+        id text primary key,
+        name text not null,
+        name_key text not null,
+        color text not null,
+        deleted boolean not null default false
+      )`.execute(db);
+      await sql`create unique index labels_name on write_api.labels (name_key) where not deleted`.execute(db);
+      // Which bugs carry which label: a deleted label is taken off each of them, by an event of its own.
+      await sql`create table write_api.bug_labels (
+        bug_id text not null,
+        label_id text not null,
+        primary key (bug_id, label_id)
+      )`.execute(db);
+      await sql`create index bug_labels_label on write_api.bug_labels (label_id)`.execute(db);
+      // BugRanks: the ranks people gave bugs (the board's order), per project, for a move's neighbours.
+      await sql`create table write_api.bug_ranks (
+        bug_id text primary key,
+        project_id text not null,
+        rank text collate "C" not null
+      )`.execute(db);
+      await sql`create index bug_ranks_project on write_api.bug_ranks (project_id, rank)`.execute(db);
+    },
+  },
 };

@@ -15,6 +15,7 @@ import { deriveEventId } from '@bugtrail/eventstore';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { WriteApiDeps } from '../deps.js';
+import { LabelTable } from '../labels/label-table.js';
 import { loadProject } from '../projects/project-facts.js';
 
 /**
@@ -123,14 +124,16 @@ export async function bugAnswer(
   const ids = new Set<string>([bug.reporterId, ...bug.assigneeIds]);
   for (const item of bug.checklist) if (item.completedBy) ids.add(item.completedBy);
   const missing = [...ids].filter((id) => !known.has(id));
-  const [users, shown] = await Promise.all([
+  const [users, shown, labels] = await Promise.all([
     missing.length > 0 ? deps.accounts.refs(missing) : new Map<string, UserRef>(),
     project?.id === bug.projectId ? project : loadProject(deps, bug.projectId),
+    new LabelTable(deps.pool).refs(bug.labelIds),
   ]);
   return toBugDto(
     bug,
     version,
     (id) => known.get(id) ?? users.get(id),
     (id) => (id === shown.id && shown.key ? shown : undefined),
+    (id) => labels.get(id),
   );
 }

@@ -47,6 +47,7 @@ import {
   toChecklistEntries,
 } from './bug-input.js';
 import { BugNumbers } from './bug-numbers.js';
+import { BugRanks } from './bug-ranks.js';
 
 /**
  * Bug commands (api.md "Bugs"): report, edit, delete, status, checklist. Each is one
@@ -63,21 +64,21 @@ export const bugAnswerMessages = {
   checklistUpdated: 'Checklist updated',
 } as const;
 
-const tags = ['bugs'];
-const answerSchema = z.object({ message: z.string(), bug: bugDtoSchema });
-const answerHeaders = { ...positionHeaders, ETag: 'The bug `version`, quoted: send it back as If-Match' };
+export const tags = ['bugs'];
+export const answerSchema = z.object({ message: z.string(), bug: bugDtoSchema });
+export const answerHeaders = { ...positionHeaders, ETag: 'The bug `version`, quoted: send it back as If-Match' };
 const stale = errorAnswer('Stale change (If-Match)');
 const statusValue = z
   .string()
   .describe('Open, In Progress, Closed, or Pending (= Open), Resolved (= Closed); any case');
 
 /** Bug ids are opaque strings; one that cannot be a bug id is simply not found. */
-const bugParams = {
+export const bugParams = {
   schema: z.object({ id: z.string().regex(objectIdPattern) }),
   notFound: bugMessages.notFound,
   openapi: idParam,
 };
-const ifMatch = {
+export const ifMatch = {
   message: 'If-Match must be the bug version',
   openapi: idempotencyHeader.extend({
     'If-Match': z.string().optional().describe('The bug `version` the change was based on: 409 when stale'),
@@ -109,7 +110,7 @@ async function developersOf(deps: WriteApiDeps, ids: readonly string[]) {
 }
 
 /** The bug after the command, named from the write side's accounts (`known`: people read already). */
-async function answerBug(
+export async function answerBug(
   deps: WriteApiDeps,
   message: string,
   handled: Handled<BugState>,
@@ -129,7 +130,7 @@ async function answerBug(
  * comments and due reminders does not count); without it, a change that commutes with the others
  * re-reads and re-decides on a race.
  */
-function pinnedOr(fallback: HandleOptions) {
+export function pinnedOr(fallback: HandleOptions) {
   return ({ expectedVersion }: CommandRequest<unknown, unknown>): HandleOptions =>
     expectedVersion === undefined
       ? fallback
@@ -140,7 +141,7 @@ function pinnedOr(fallback: HandleOptions) {
  * An edit or a delete: pinned when `If-Match` says so; without it, decided once (a lost race is
  * the stale message too, never a silent overwrite of what someone else just changed).
  */
-function editPolicy({ expectedVersion }: CommandRequest<unknown, unknown>): HandleOptions {
+export function editPolicy({ expectedVersion }: CommandRequest<unknown, unknown>): HandleOptions {
   return {
     ...(expectedVersion === undefined ? {} : { expectedVersion }),
     staleMessage: bugMessages.staleEdit,
@@ -149,7 +150,7 @@ function editPolicy({ expectedVersion }: CommandRequest<unknown, unknown>): Hand
 }
 
 /** The refusals of a command on one bug. */
-const refusals = { 403: forbiddenAnswer, 404: notFoundAnswer, 409: stale };
+export const refusals = { 403: forbiddenAnswer, 404: notFoundAnswer, 409: stale };
 
 /** Metadata for the report's `BugReported` alone (the form's suggestion usage). */
 const reportedWith =
@@ -453,7 +454,8 @@ export const moveBug = defineCommand({
     const projectNumber = moves ? await new ProjectBugNumbers(deps.pool).assign(to.id, params.id) : 1;
     return { type: move.type, data: { ...move.data, projectNumber } };
   },
-  policy: pinnedOr({}),
+  // A place on the old project's board means nothing in the new one: it takes the new one's default.
+  policy: (request) => ({ ...pinnedOr({})(request), alongside: (tx, { state }) => BugRanks.write(tx, state) }),
   answer: (handled, _request, _command, deps) => answerBug(deps, bugProjectMessages.moved, handled, 200),
   responses: {
     200: { description: 'Moved (or already there)', schema: answerSchema, headers: answerHeaders },
