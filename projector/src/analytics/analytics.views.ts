@@ -115,6 +115,32 @@ export const analyticsViews: readonly AnalyticsView[] = [
     query: 'select p.id, p.key, p.name, p.private, p.archived, p.created_at from rm.projects p',
   },
   {
+    name: 'labels',
+    comment: 'One row per label that exists (admins manage them; deleted ones are gone from here and from every bug).',
+    columns: [
+      col('id', 'The label’s id.'),
+      col('name', 'Its name, unique whatever its case.'),
+      col('color', 'Its colour, #rrggbb.'),
+      col('description', 'What it is for (may be empty).'),
+      col('created_at', 'When it was created.'),
+    ],
+    query: 'select l.id, l.name, l.color, l.description, l.created_at from rm.labels l where not l.deleted',
+  },
+  {
+    name: 'bug_labels',
+    comment:
+      'One row per label a bug carries now (deleted bugs left out): join analytics.bugs on bug_id and analytics.labels on label_id.',
+    columns: [
+      col('bug_id', 'The bug (analytics.bugs.id).'),
+      col('label_id', 'The label (analytics.labels.id).'),
+      col('label_name', 'The label’s name now.'),
+    ],
+    query: `select b.id, l.id, l.name from rm.bugs b
+      cross join lateral unnest(b.label_ids) as x(label_id)
+      join rm.labels l on l.id = x.label_id and not l.deleted
+      where not b.deleted`,
+  },
+  {
     name: 'bug_status_intervals',
     comment:
       'Every stay of every bug in a status: when it entered, when it left and who moved it there. A bug’s current stay has left_at and seconds NULL. Deleted bugs keep their stays (join analytics.bugs to leave them out).',

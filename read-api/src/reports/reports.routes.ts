@@ -55,6 +55,7 @@ export function createReportsRoutes(deps: ReadApiDeps) {
           closed: closed.get(b._id) ?? '',
           description: b.description,
           id: b._id,
+          labels: (b.labels ?? []).map((l) => l.name).join(', '),
         }));
         if (!page.nextCursor) return;
         cursor = decodeCursor(page.nextCursor, (options.sort ?? defaultBugSort).key) ?? undefined;
@@ -79,6 +80,8 @@ export function createReportsRoutes(deps: ReadApiDeps) {
           { header: 'Closed', key: 'closed', width: 22 },
           { header: 'Description', key: 'description', width: 60 },
           { header: 'ID', key: 'id', width: 38 },
+          // Added last (issue 36): sheets made for the earlier columns keep reading them where they were.
+          { header: 'Labels', key: 'labels', width: 30 },
         ],
       },
       rows(),
