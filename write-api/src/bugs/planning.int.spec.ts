@@ -87,7 +87,7 @@ describe('labels and the board’s order', () => {
   });
 
   it('puts labels on a bug for its reporter and its developers, shows them, and filters lists by all of them', async () => {
-    const [a, b] = bugs as [{ _id: string }, { _id: string }];
+    const [a, b] = bugs as [{ _id: string; key: string }, { _id: string; key: string }];
     const set = await api.put(
       `/api/bugs/${a._id}/labels`,
       { labelIds: [labels.ui!._id, labels.regression!._id] },
@@ -130,7 +130,7 @@ describe('labels and the board’s order', () => {
   });
 
   it('shows a renamed label on its bugs at once, and takes a deleted one off each bug by an event', async () => {
-    const [a, b] = bugs as [{ _id: string }, { _id: string }];
+    const [a, b] = bugs as [{ _id: string; key: string }, { _id: string; key: string }];
     const renamed = await api.call('PATCH', `/api/labels/${labels.ui!._id}`, {
       body: { name: 'Interface', color: '#0e8a16' },
       token: admin.token,
@@ -202,7 +202,7 @@ describe('labels and the board’s order', () => {
   });
 
   it('refuses a move by someone who may not, beside itself, or beside an unseen bug, appending nothing', async () => {
-    const [a, b] = bugs as [{ _id: string }, { _id: string }];
+    const [a, b] = bugs as [{ _id: string; key: string }, { _id: string; key: string }];
     await refused(403, () => api.put(`/api/bugs/${a._id}/rank`, { before: b._id }, nia.token));
     await refused(403, () => api.put(`/api/bugs/${a._id}/rank`, { before: b._id }, olga.token));
     expect(
