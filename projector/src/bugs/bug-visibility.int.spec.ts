@@ -4,6 +4,7 @@ import {
   bugAudience,
   bugPermissions,
   coversBugScope,
+  defaultRank,
   generalProject,
   type Role,
 } from '@bugtrail/domain';
@@ -81,9 +82,9 @@ describe('bug visibility: the SQL and the predicate agree', () => {
       const created = new Date(Date.UTC(2029, 0, b.number)).toISOString();
       const dto = { _id: b.id, number: b.number, title: `Visibility case ${b.number}`, description: 'Shared words' };
       await sql`insert into rm.bugs (id, number, project_id, reporter_id, assignee_ids, people, status, priority, severity,
-          created_at, updated_at, deleted, revision, dto)
+          created_at, updated_at, deleted, rank, revision, dto)
         values (${b.id}, ${b.number}, ${b.projectId}, ${b.reporterId}, ${b.assigneeIds}::text[], ${[b.reporterId, ...b.assigneeIds]}::text[],
-          'Open', 'Medium', 'Major', ${created}, ${created}, ${b.deleted}, 1, ${JSON.stringify(dto)}::jsonb)`.execute(
+          'Open', 'Medium', 'Major', ${created}, ${created}, ${b.deleted}, ${defaultRank(b.number)}, 1, ${JSON.stringify(dto)}::jsonb)`.execute(
         db,
       );
       await sql`insert into rm.flow_bugs (bug_id, reporter_id, created_at, deleted_at, revision, state)

@@ -20,17 +20,21 @@ export async function listLabels(db: Kysely<ReadModelDb>): Promise<LabelDto[]> {
   return rows.map((r) => ({ _id: r.id, name: r.name, color: r.color, description: r.description }));
 }
 
-/** The labels that exist among `ids`. */
-export async function findLabelRefs(db: Kysely<ReadModelDb>, ids: Iterable<string>): Promise<Map<string, LabelRef>> {
+/** The labels that exist among `ids` (and the deleted ones too with `withDeleted`: a history names them). */
+export async function findLabelRefs(
+  db: Kysely<ReadModelDb>,
+  ids: Iterable<string>,
+  withDeleted = false,
+): Promise<Map<string, LabelRef>> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return new Map();
-  const rows = await db
+  let query = db
     .withSchema(READ_MODEL_SCHEMA)
     .selectFrom('labels')
     .select(['id', 'name', 'color'])
-    .where('id', 'in', wanted)
-    .where('deleted', '=', false)
-    .execute();
+    .where('id', 'in', wanted);
+  if (!withDeleted) query = query.where('deleted', '=', false);
+  const rows = await query.execute();
   return new Map(rows.map((r) => [r.id, { _id: r.id, name: r.name, color: r.color }]));
 }
 

@@ -27,14 +27,22 @@ import type {
  * come from a read model): every event in order with actor, time and what changed.
  */
 
-type Names = (id: string) => UserRef | undefined;
+/** People by id; and labels by id (deleted ones too: a history names what was). */
+type Names = ((id: string) => UserRef | undefined) & { label?: (id: string) => { name: string; color: string } | undefined };
 /** Only the read models (for names): the CLI answers histories without a server. */
 type HistoryDeps = Pick<ReadApiDeps, 'db'>;
 
-async function names(deps: HistoryDeps, ids: Iterable<string>): Promise<Names> {
-  const rows = await findUserNames(deps.db, ids);
+async function names(deps: HistoryDeps, ids: Iterable<string>, labelIds: Iterable<string> = []): Promise<Names> {
+  const [rows, labels] = await Promise.all([findUserNames(deps.db, ids), findLabelRefs(deps.db, labelIds, true)]);
   const byId = new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, profileImageURL: r.profile_image_url }]));
-  return (id) => byId.get(id);
+  return Object.assign((id: string) => byId.get(id), { label: (id: string) => labels.get(id) });
+}
+
+/** Every label a stream's events name. */
+function labelsOfStream(events: readonly RecordedEvent[]): string[] {
+  return events.flatMap((e) =>
+    e.type === 'BugLabelsAdded' || e.type === 'BugLabelsRemoved' ? ((e.data as { labelIds?: string[] }).labelIds ?? []) : [],
+  );
 }
 
 const peopleOf = (s: BugState): string[] =>
@@ -60,6 +68,11 @@ const namedViews: Partial<Record<BugField, (value: unknown, name: Names) => unkn
       completedAt: i.completedAt,
     })),
   attachments: (urls) => [...(urls as readonly string[])],
+  labels: (ids, name) =>
+    (ids as readonly string[]).map((id) => {
+      const label = name.label?.(id);
+      return { _id: id, name: label?.name ?? 'a deleted label', color: label?.color ?? null };
+    }),
 };
 
 /** The fields an event changed, before and after, as the bug's answer spells them. */
@@ -119,7 +132,7 @@ export async function bugHistory(
   bugId: string,
   events: readonly RecordedEvent[],
 ): Promise<z.infer<typeof historySchema>> {
-  const entries = historyEntries(events, await names(deps, peopleOfStream(events)));
+  const entries = historyEntries(events, await names(deps, peopleOfStream(events), labelsOfStream(events)));
   const { ok, events: count, brokenAt } = verifyStream(events);
   return { bugId, events: entries, integrity: { ok, events: count, brokenAt } };
 }
@@ -146,6 +159,7 @@ export async function recentBugActivity(
   const name = await names(
     deps,
     stories.flatMap(([, events]) => peopleOfStream(events)),
+    stories.flatMap(([, events]) => labelsOfStream(events)),
   );
   const byEvent = new Map<string, ActivityEntry>();
   for (const [stream, events] of stories) {

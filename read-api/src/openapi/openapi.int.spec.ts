@@ -117,6 +117,7 @@ describe('GET /api/openapi.json', () => {
       'module',
       'due',
       'project',
+      'label',
       'archived',
       'triage',
       'X-Min-Position',

@@ -113,6 +113,7 @@ describe('exports (xlsx)', () => {
       'Closed',
       'Description',
       'ID',
+      'Labels',
     ]);
     const closedRow = rows.find((r) => r[12] === closedId)!;
     const row = rows.find((r) => r[12] === bugId)!;
