@@ -23,6 +23,7 @@ const labels: Record<string, string> = {
   deleted: 'Deleted',
   commits: 'Commits',
   pullRequests: 'Pull Requests',
+  labels: 'Labels',
 };
 const keysByLabel = Object.fromEntries(Object.entries(labels).map(([key, label]) => [label, key]));
 
@@ -75,6 +76,10 @@ export function formatFieldValue(field: string, value: unknown, viewAs: Role): s
       const links = list<string>(value).map(String);
       return links.length ? links : ['None'];
     }
+    case 'labels': {
+      const names = list<Named>(value).map((l) => l.name ?? 'a label');
+      return names.length ? [names.join(', ')] : ['None'];
+    }
     case 'files': {
       const names = list<{ name?: string }>(value).map((file) => file.name ?? 'a file');
       return names.length ? names : ['None'];
@@ -122,6 +127,13 @@ function peopleIn(entry: HistoryEntry, side: 'from' | 'to'): string {
   const people = list<Named>(changeOf(entry, 'assignedTo')?.[side]);
   const names = ids.map((id) => people.find((p) => p._id === id)?.name ?? 'Unknown user');
   return joinNames(names.length ? names : people.map((p) => p.name ?? 'Unknown user'));
+}
+
+/** The labels an event put on or took off, by name (the history names even a deleted one). */
+function labelsIn(entry: HistoryEntry, side: 'from' | 'to'): string {
+  const ids = list<string>(entry.data.labelIds);
+  const named = list<Named>(changeOf(entry, 'labels')?.[side]);
+  return joinNames(ids.map((id) => `'${named.find((l) => l._id === id)?.name ?? 'a label'}'`));
 }
 
 /** Single-line fields whose change reads well in one sentence. */
@@ -205,6 +217,15 @@ function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary
     // The page shows the key it has now; the project it left keeps naming it by the old one.
     case 'BugMovedToProject':
       return { summary: 'moved it to another project', details: [] };
+    case 'BugLabelsAdded':
+      return { summary: `labelled it ${labelsIn(entry, 'to')}`, details: [] };
+    case 'BugLabelsRemoved':
+      return {
+        summary: `removed the label ${labelsIn(entry, 'from')}${data.labelDeleted ? ' (the label was deleted)' : ''}`,
+        details: [],
+      };
+    case 'BugRanked':
+      return { summary: 'moved it on the board', details: [] };
     case 'BugInTriage':
       return { summary: 'left it unassigned, for the project’s triage', details: [] };
     // Code links, from GitHub or GitLab: the actor is the commit's author, or the host by name.
