@@ -1,6 +1,7 @@
 import type {
   BugCountersTable,
   BugKeysTable,
+  BugLinksTable,
   BugProjectsTable,
   BugsTable,
   BugUsersTable,
@@ -39,6 +40,7 @@ export interface ReadModelDb {
   bug_projects: BugProjectsTable;
   bug_keys: BugKeysTable;
   labels: LabelsTable;
+  bug_links: BugLinksTable;
   chats: ChatsTable;
   chat_members: ChatMembersTable;
   chat_messages: ChatMessagesTable;

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Actor, Command, Decider, Event, Role } from '@bugtrail/domain';
 import { ConflictError, NotFoundError, ValidationError } from '@bugtrail/domain';
 import { type CommandContext, deriveEventId, type Handled, type HandleOptions } from '@bugtrail/eventstore';
-import { type AuthEnv, type BodySpec, type RouteSpec, readJson, requireAuth, requireRole } from '@bugtrail/platform';
+import {
+  type AuthEnv,
+  type BodySpec,
+  type RouteSpec,
+  readJson,
+  readQuery,
+  requireAuth,
+  requireRole,
+} from '@bugtrail/platform';
 import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { idempotencyHeader } from './commands.openapi.js';
@@ -13,6 +21,8 @@ import { withProjectRights } from './projects/project-rights.js';
 export type CommandRequest<Body, Params> = Readonly<{
   body: Body;
   params: Params;
+  /** The query string, as the declaration's `query` schema read it (an empty object without one). */
+  query: Readonly<Record<string, string | undefined>>;
   actor: Actor;
   context: CommandContext;
   /** The time the command is decided at (ISO 8601), the same for every use in one request. */
@@ -84,6 +94,8 @@ export type CommandDeclaration<Body, Params, State, C extends Command, E extends
     openapi: z.ZodObject;
   }>;
   body?: Readonly<{ schema: z.ZodType<Body> & z.ZodObject; fields?: BodySpec['fields'] }>;
+  /** The query string's parameters (zod: 400 with the field's message), for a DELETE that says which. */
+  query?: z.ZodObject;
   stream: (request: CommandRequest<Body, Params>) => string;
   decider: Decider<State, C, E>;
   /**
@@ -146,6 +158,7 @@ async function runCommand(deps: WriteApiDeps, declaration: AnyCommandDeclaration
     params = parsed.data;
   }
   const expectedVersion = declaration.ifMatch ? ifMatchVersion(c, declaration.ifMatch.message) : undefined;
+  const query = declaration.query ? (readQuery(c, declaration.query) as Record<string, string | undefined>) : {};
   const body = declaration.body ? await readJson(c, declaration.body.schema) : undefined;
   const context = commandContext(c, actor);
   const ids = new Map<string, string>();
@@ -153,6 +166,7 @@ async function runCommand(deps: WriteApiDeps, declaration: AnyCommandDeclaration
   const request: CommandRequest<unknown, unknown> = {
     body,
     params,
+    query,
     actor,
     context,
     now: (deps.now?.() ?? new Date()).toISOString(),
@@ -222,6 +236,7 @@ export function commandOperations(declarations: readonly AnyCommandDeclaration[]
       ? { roles: [...(declaration.audience ?? declaration.roles ?? [])] }
       : {}),
     ...(declaration.params ? { params: declaration.params.openapi } : {}),
+    ...(declaration.query ? { query: declaration.query } : {}),
     headers: declaration.ifMatch?.openapi ?? idempotencyHeader,
     ...(declaration.body
       ? {

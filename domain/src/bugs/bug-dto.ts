@@ -7,6 +7,7 @@ import type { CommitLink, PullRequestLink } from './code-links.js';
 import { type BugFileDto, toBugFileDto } from './files.js';
 import { nameForUnknown } from './imported-people.js';
 import { rankOf } from './rank.js';
+import type { ShownRelationType } from './relations.js';
 
 export type UserRef = { id: string; name: string; email?: string; profileImageURL: string | null };
 
@@ -48,9 +49,44 @@ export type BugDto = {
   labels: LabelRef[];
   /** Its place in its board column: sorts ascending, byte by byte (api.md "Board"). */
   rank: string;
+  /** Its relations to other bugs, each named from this bug's side (api.md "Relations and sub-bugs"). */
+  relations: { type: ShownRelationType; bug: LinkedBug }[];
+  /** The bug it is a sub-bug of. */
+  parent: Omit<LinkedBug, 'number'> | null;
+  /** Its sub-bugs: how many, how many of them Closed. */
+  subBugs: { total: number; closed: number };
   /** The stream revision: send it back as If-Match to edit. */
   version: number;
 };
+
+/**
+ * Another bug as a bug's answer names it (a relation, the parent). `projectId` says whose it is:
+ * a reader who may not see that project gets the answer without it.
+ */
+export type LinkedBug = {
+  _id: string;
+  number: number | null;
+  key: string | null;
+  title: string;
+  status: ReportedBug['status'];
+  projectId: string;
+};
+/** A bug's relations, parent and sub-bug counts: facts of other bugs, found by whoever builds the answer. */
+export type BugLinks = Pick<BugDto, 'relations' | 'parent' | 'subBugs'>;
+export const noLinks: BugLinks = { relations: [], parent: null, subBugs: { total: 0, closed: 0 } };
+
+/** The answer without the links to bugs of projects hidden from the reader (issue 35's rule). */
+export function withoutHiddenLinks<T extends Pick<BugDto, 'relations' | 'parent'>>(
+  dto: T,
+  hidden: readonly string[],
+): T {
+  if (hidden.length === 0) return dto;
+  const relations = dto.relations ?? [];
+  const keep = relations.filter((r) => !hidden.includes(r.bug.projectId));
+  const parentHidden = dto.parent !== null && dto.parent !== undefined && hidden.includes(dto.parent.projectId);
+  if (keep.length === relations.length && !parentHidden) return dto;
+  return { ...dto, relations: keep, parent: parentHidden ? null : dto.parent };
+}
 
 /** A bug's project as its answers name it. */
 export type ProjectRef = { _id: string; key: string; name: string };
@@ -83,6 +119,7 @@ export function toBugDto(
   users: (id: string) => UserRef | undefined,
   projects: ProjectNames,
   labels: LabelNames,
+  links: BugLinks = noLinks,
 ): BugDto {
   const user = (id: string) => users(id) ?? unknownUser(id);
   const project = projects(bug.projectId) ?? unknownProject(bug.projectId);
@@ -119,6 +156,9 @@ export function toBugDto(
     archived: bug.archived,
     labels: labelRefs(bug.labelIds, labels),
     rank: rankOf(bug),
+    relations: links.relations,
+    parent: links.parent,
+    subBugs: links.subBugs,
     version,
   };
 }

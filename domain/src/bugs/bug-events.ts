@@ -40,3 +40,6 @@ export type BugInTriage = BugEventMap['BugInTriage'];
 export type BugLabelsAdded = BugEventMap['BugLabelsAdded'];
 export type BugLabelsRemoved = BugEventMap['BugLabelsRemoved'];
 export type BugRanked = BugEventMap['BugRanked'];
+export type BugRelationAdded = BugEventMap['BugRelationAdded'];
+export type BugRelationRemoved = BugEventMap['BugRelationRemoved'];
+export type BugParentSet = BugEventMap['BugParentSet'];

@@ -5,6 +5,7 @@ import { bugStatuses, priorities, severities } from './bug-vocabulary.js';
 import { codeLinkEventSchemas } from './code-links.js';
 import { bugLabelEventSchemas } from './labels.js';
 import { rankEventSchemas } from './rank.js';
+import { relationEventSchemas } from './relations.js';
 
 export { type BugStatus, bugStatuses, type Priority, priorities, type Severity, severities } from './bug-vocabulary.js';
 
@@ -55,7 +56,13 @@ export const bugDetailsEditedData = z.object({
 
 export const developersAssignedData = z.object({ bugId: id, developerIds: z.array(id).min(1) });
 export const developersUnassignedData = z.object({ bugId: id, developerIds: z.array(id).min(1) });
-export const bugStatusChangedData = z.object({ bugId: id, from: bugStatusSchema, to: bugStatusSchema });
+/** `overriddenBlockers`: an admin closed it while these bugs that block it were open (issue 36). */
+export const bugStatusChangedData = z.object({
+  bugId: id,
+  from: bugStatusSchema,
+  to: bugStatusSchema,
+  overriddenBlockers: z.array(id).optional(),
+});
 export const checklistItemAddedData = z.object({ bugId: id, itemId: id, text: z.string().min(1).max(500) });
 export const checklistItemTextChangedData = z.object({ bugId: id, itemId: id, text: z.string().min(1).max(500) });
 export const checklistItemCompletedData = z.object({ bugId: id, itemId: id, by: id, at: isoDate });
@@ -100,6 +107,7 @@ export const bugEventSchemas = {
   ...bugProjectEventSchemas,
   ...bugLabelEventSchemas,
   ...rankEventSchemas,
+  ...relationEventSchemas,
 } as const;
 
 type Data<K extends keyof typeof bugEventSchemas> = z.infer<(typeof bugEventSchemas)[K]['data']>;

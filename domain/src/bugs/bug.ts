@@ -7,6 +7,7 @@ import { type CodeLinks, evolveCodeLinks, noCodeLinks } from './code-links.js';
 import { type BugFileState, evolveBugFiles } from './files.js';
 import { evolveLabelIds } from './labels.js';
 import { evolveRank } from './rank.js';
+import { evolveParent } from './relations.js';
 
 export type ChecklistItemState = Readonly<{
   id: string;
@@ -47,6 +48,8 @@ export type ReportedBug = Readonly<{
   labelIds: readonly string[];
   /** Its place in its board column when someone moved it (rank.ts); null: its default place. */
   rank: string | null;
+  /** The bug it is a sub-bug of (relations.ts), or null. */
+  parentId: string | null;
   createdAt: string;
   updatedAt: string;
 }>;
@@ -100,6 +103,7 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       archived: false,
       labelIds: [],
       rank: null,
+      parentId: null,
       createdAt: when,
       updatedAt: when,
     };
@@ -184,6 +188,12 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
     // A place on the board is not a change to the bug: updatedAt stays.
     case 'BugRanked':
       return { ...state, rank: evolveRank(state.rank, event) };
+    case 'BugParentSet':
+      return { ...touched, parentId: evolveParent(state.parentId, event) };
+    // Both bugs show a relation: the read side keeps them (a relation is not a field of one bug).
+    case 'BugRelationAdded':
+    case 'BugRelationRemoved':
+      return touched;
     // Where it waits is what it has: no assignee, in its project.
     case 'BugInTriage':
       return state;

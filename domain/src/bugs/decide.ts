@@ -9,6 +9,7 @@ import { decideLinkCode, type LinkCode } from './code-links.js';
 import { type BugFileCommand, decideBugFiles } from './files.js';
 import { actorOf, existingBug, refuse } from './guards.js';
 import { bugMessages, bugPermissions } from './permissions.js';
+import { type Blockers, closingPastBlockers } from './relations.js';
 import {
   bugLimitMessages,
   cleanEntries,
@@ -74,7 +75,7 @@ export type ReportBug = Command<
       attachments?: readonly string[] | undefined;
     }
 >;
-export type ChangeBugStatus = Command<'ChangeBugStatus', { bugId: string; status: BugStatus }>;
+export type ChangeBugStatus = Command<'ChangeBugStatus', Blockers & { bugId: string; status: BugStatus }>;
 export type SetChecklist = Command<'SetChecklist', WithNewIds & { bugId: string; items: readonly ChecklistEntry[] }>;
 export type DeleteBug = Command<'DeleteBug', { bugId: string }>;
 /** Gives a bug reported before numbers its number (the write side's backfill; no actor). */
@@ -86,7 +87,8 @@ export type NumberBug = Command<'NumberBug', { bugId: string; number: number }>;
 export type UpdateBug = Command<
   'UpdateBug',
   WithNewIds &
-    WithKnownDevelopers & {
+    WithKnownDevelopers &
+    Blockers & {
       bugId: string;
       changes: Partial<BugDetailsInput> & {
         assigneeIds?: readonly string[] | undefined;
@@ -264,7 +266,8 @@ function changeBugStatus(command: ChangeBugStatus, state: BugState): BugEvent[] 
   }
   // Any status from any other (spec section 4); the same status is no change.
   if (command.data.status === bug.status) return [];
-  return [{ type: 'BugStatusChanged', data: { bugId: bug.id, from: bug.status, to: command.data.status } }];
+  const past = closingPastBlockers(actor, bug, command.data.status, command.data);
+  return [{ type: 'BugStatusChanged', data: { bugId: bug.id, from: bug.status, to: command.data.status, ...past } }];
 }
 
 function setChecklist(command: SetChecklist, state: BugState): BugEvent[] {
@@ -333,7 +336,8 @@ function updateBug(command: UpdateBug, state: BugState): BugEvent[] {
   }
   if (changes.attachments) events.push(...attachmentEvents(bug, changes.attachments));
   if (changes.status !== undefined && changes.status !== bug.status && bugPermissions.canWorkOn(actor, bug)) {
-    events.push({ type: 'BugStatusChanged', data: { bugId: bug.id, from: bug.status, to: changes.status } });
+    const past = closingPastBlockers(actor, bug, changes.status, command.data);
+    events.push({ type: 'BugStatusChanged', data: { bugId: bug.id, from: bug.status, to: changes.status, ...past } });
   }
   return events;
 }

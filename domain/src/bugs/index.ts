@@ -30,6 +30,7 @@ export * from './imported-people.js';
 export * from './labels.js';
 export * from './permissions.js';
 export * from './rank.js';
+export * from './relations.js';
 export * from './status.js';
 export * from './triage.js';
 export * from './triage.schemas.js';

@@ -17,6 +17,10 @@ const typeOfEvent: Readonly<Record<string, WebhookEventType>> = {
   // Labels: their `changes` say `labels`.
   BugLabelsAdded: 'bug.updated',
   BugLabelsRemoved: 'bug.updated',
+  // Relations and sub-bugs: the bug's `relations`, `parent` say what they are now.
+  BugRelationAdded: 'bug.updated',
+  BugRelationRemoved: 'bug.updated',
+  BugParentSet: 'bug.updated',
   BugStatusChanged: 'bug.status_changed',
   DevelopersAssigned: 'bug.assigned',
   DevelopersUnassigned: 'bug.assigned',

@@ -45,6 +45,15 @@ export const commentDtoSchema = z.object({
   isDeleted: z.boolean(),
 });
 
+const linkedBugSchema = z.object({
+  _id: z.string(),
+  number: z.number().int().nullable(),
+  key: z.string().nullable(),
+  title: z.string(),
+  status: bugStatusSchema,
+  projectId: z.string(),
+});
+
 export const bugDtoSchema = z.object({
   _id: z.string(),
   number: z.number().int().nullable().describe('The short name (#42): 1, 2, 3, … in report order, never reused'),
@@ -94,6 +103,16 @@ export const bugDtoSchema = z.object({
     .array(z.object({ _id: z.string(), name: z.string(), color: z.string().describe('#rrggbb') }))
     .describe('Its labels, in the order they were put on'),
   rank: z.string().describe('Its place in its board column: sorts ascending, byte by byte (`collate "C"`)'),
+  relations: z
+    .array(
+      z.object({
+        type: z.enum(['blocks', 'blocked_by', 'duplicate_of', 'duplicated_by', 'relates_to']),
+        bug: linkedBugSchema,
+      }),
+    )
+    .describe('Its relations, each named from this bug’s side (the other bug shows the inverse)'),
+  parent: linkedBugSchema.omit({ number: true }).nullable().describe('The bug it is a sub-bug of'),
+  subBugs: z.object({ total: z.number().int(), closed: z.number().int() }).describe('Its sub-bugs'),
   code: z
     .object({
       commits: z.array(

@@ -3,9 +3,11 @@ import {
   type BugState,
   bugAudience,
   bugEventSchemas,
+  bugKey,
   defaultRank,
   eventsOf,
   evolveBugWith,
+  generalProject,
   type LabelRef,
   legacyProjectId,
   noCodeLinks,
@@ -20,6 +22,7 @@ import { type Insertable, type Kysely, type Selectable, sql, type Transaction } 
 import type { BulkWriter } from '../runtime/copy.js';
 import { bugsBornIn, type Projection } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
+import { bugsShowing, linksOfEntries, writeRelations } from './bug-links.js';
 import { bugsTopic, bugTopic } from './bug-topics.js';
 import type { BugKeysTable, BugsTable, BugUsersTable, FileKeys } from './bugs.tables.js';
 
@@ -40,7 +43,7 @@ type Entry = {
   stored: boolean;
 };
 
-type StoredRow = Pick<Selectable<BugsTable>, 'id' | 'dto' | 'deleted' | 'revision' | 'file_keys'>;
+type StoredRow = Pick<Selectable<BugsTable>, 'id' | 'dto' | 'deleted' | 'revision' | 'file_keys' | 'parent_id'>;
 /** A row as written (as JSON, so the domain's readonly arrays go as they are): all but the generated search vector. */
 type BugRow = Omit<Insertable<BugsTable>, 'search' | 'assignee_ids'> & { assignee_ids: readonly string[] };
 type Tx = Transaction<ReadModelDb>;
@@ -52,7 +55,12 @@ type Tx = Transaction<ReadModelDb>;
  * where each file's bytes are (`file_keys`, null for a bug without files): never
  * answered, so never in the DTO.
  */
-export function stateFromRow(dto: BugDto, deleted: boolean, fileKeys: FileKeys | null = null): ReportedBug {
+export function stateFromRow(
+  dto: BugDto,
+  deleted: boolean,
+  fileKeys: FileKeys | null = null,
+  parentId: string | null = null,
+): ReportedBug {
   const projectNumber = dto.key ? (parseBugKey(dto.key)?.number ?? null) : null;
   return {
     kind: 'reported',
@@ -90,6 +98,8 @@ export function stateFromRow(dto: BugDto, deleted: boolean, fileKeys: FileKeys |
     // What the answer shows: a deleted label is gone from the bug here at once (its event follows).
     labelIds: (dto.labels ?? []).map((l) => l._id),
     rank: dto.rank === undefined || dto.rank === defaultRank(projectNumber) ? null : dto.rank,
+    // The row keeps it: a deleted parent leaves the answer, not the bug's own fact.
+    parentId,
     createdAt: dto.createdAt,
     updatedAt: dto.updatedAt,
   };
@@ -145,9 +155,9 @@ export const bugsProjection: Projection = {
   // 6: the open bugs with a due date have an index of their own (the due reminders' minute-ly look).
   // 7: archived bugs (a column, out of the counters).
   // 8: projects (issue 35): each bug's project and key, the projects' names, every key a bug has had.
-  // 9: labels and board ranks (issue 36).
+  // 9: labels, board ranks, relations and sub-bugs (issue 36).
   version: 9,
-  tables: ['bugs', 'bug_counters', 'bug_users', 'bug_projects', 'bug_keys', 'labels'],
+  tables: ['bugs', 'bug_counters', 'bug_users', 'bug_projects', 'bug_keys', 'labels', 'bug_links'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
     await sql`create table ${t(schema, 'bugs')} (
@@ -166,6 +176,7 @@ export const bugsProjection: Projection = {
       archived boolean not null default false,
       label_ids text[] not null default '{}',
       rank text collate "C" not null,
+      parent_id text,
       revision int not null,
       dto jsonb not null,
       file_keys jsonb,
@@ -190,6 +201,13 @@ export const bugsProjection: Projection = {
       id text primary key,
       name text not null,
       profile_image_url text
+    )`.execute(db);
+    // Relations both ways: each bug names it its way (bug-links.ts).
+    await sql`create table ${t(schema, 'bug_links')} (
+      bug_id text not null,
+      other_id text not null,
+      type text not null,
+      primary key (bug_id, other_id, type)
     )`.execute(db);
     // Every label, deleted ones too (flagged): GET /api/labels, and the names and colours bug answers show.
     await sql`create table ${t(schema, 'labels')} (
@@ -236,6 +254,10 @@ export const bugsProjection: Projection = {
     );
     // Lists filtered by labels (all must match): `label_ids @> array[...]`.
     await sql`create index ${index('bugs_labels')} on ${t(schema, 'bugs')} using gin (label_ids) with (fastupdate = off) where not deleted`.execute(
+      db,
+    );
+    // A bug's sub-bugs (its counts), and the sub-bugs to write again when their parent changes.
+    await sql`create index ${index('bugs_parent')} on ${t(schema, 'bugs')} (parent_id) where parent_id is not null`.execute(
       db,
     );
     // A board's column: a project's bugs of one status in rank order.
@@ -312,14 +334,16 @@ export const bugsProjection: Projection = {
     const born = bugsBornIn(bugEvents);
     const stored = bugIds.filter((id) => !born.has(id));
     if (stored.length > 0) {
-      const { rows } = await sql<StoredRow>`select id, dto, deleted, revision, file_keys from ${t(schema, 'bugs')}
+      const { rows } =
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id from ${t(schema, 'bugs')}
         where id = any(${stored}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
     if (renamed.size > 0) {
       // One index lookup per person: given `people && (a long array)`, the planner guessed thousands
       // of matches and read the whole table (83 ms at 20k bugs for 60 new users; seconds at 272k).
-      const { rows } = await sql<StoredRow>`select id, dto, deleted, revision, file_keys from ${t(schema, 'bugs')}
+      const { rows } =
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from unnest(${[...renamed]}::text[]) as u(person)
             cross join lateral (select id from ${t(schema, 'bugs')} where people @> array[u.person]) shown))
@@ -328,7 +352,8 @@ export const bugsProjection: Projection = {
     }
 
     if (relabelledLabels.length > 0) {
-      const { rows } = await sql<StoredRow>`select id, dto, deleted, revision, file_keys from ${t(schema, 'bugs')}
+      const { rows } =
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from unnest(${relabelledLabels}::text[]) as l(label)
             cross join lateral (select id from ${t(schema, 'bugs')} where label_ids @> array[l.label] and not deleted) shown))
@@ -359,6 +384,22 @@ export const bugsProjection: Projection = {
       entry.changed = true;
     }
 
+    // 3b. Relations: written both ways; the bugs that show a changed bug (related, parent, sub-bugs) are written again.
+    const ends = await writeRelations(db, schema, bugEvents);
+    const parents: string[] = [];
+    for (const id of bugIds) {
+      const entry = entries.get(id);
+      for (const s of [entry?.before, entry?.state]) if (s?.kind === 'reported' && s.parentId) parents.push(s.parentId);
+    }
+    const showing = await bugsShowing(db, schema, [...new Set([...bugIds, ...ends])], parents);
+    const toLoad = [...new Set([...ends, ...showing])].filter((id) => !entries.has(id));
+    if (toLoad.length > 0) {
+      const { rows } =
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id from ${t(schema, 'bugs')}
+        where id = any(${toLoad}::text[])`.execute(db);
+      for (const row of rows) entries.set(row.id, entryOf(row));
+    }
+
     // 4. Names every DTO needs that the batch does not know yet.
     const needed = new Set<string>();
     for (const entry of entries.values()) {
@@ -384,6 +425,10 @@ export const bugsProjection: Projection = {
       return label && !label.deleted ? label : undefined;
     };
 
+    const keyOf = (projectId: string, projectNumber: number | null) =>
+      bugKey(projectLabel(projectId)?.key ?? (projectId === legacyProjectId ? generalProject.key : ''), projectNumber);
+    const linksOf = await linksOfEntries(db, schema, entries, keyOf);
+
     // 5. Rows and counter deltas.
     const fresh: BugRow[] = [];
     const known: BugRow[] = [];
@@ -395,7 +440,7 @@ export const bugsProjection: Projection = {
     for (const entry of entries.values()) {
       const s = entry.state;
       if (s.kind !== 'reported') continue;
-      const dto = toBugDto(s, entry.revision, lookup, projectLabel, labelShown);
+      const dto = toBugDto(s, entry.revision, lookup, projectLabel, labelShown, linksOf(s.id));
       (entry.stored ? known : fresh).push({
         id: s.id,
         number: s.number,
@@ -412,6 +457,7 @@ export const bugsProjection: Projection = {
         archived: s.archived,
         label_ids: dto.labels.map((l) => l._id),
         rank: dto.rank,
+        parent_id: s.parentId,
         revision: entry.revision,
         dto,
         file_keys: fileKeysOf(s),
@@ -599,7 +645,7 @@ async function relabelBugs(db: Tx, schema: string, projectIds: string[], project
 }
 
 function entryOf(row: StoredRow): Entry {
-  const state = stateFromRow(row.dto, row.deleted, row.file_keys);
+  const state = stateFromRow(row.dto, row.deleted, row.file_keys, row.parent_id);
   return { id: row.id, before: state, state, revision: row.revision, changed: false, stored: true };
 }
 
@@ -627,6 +673,7 @@ const ROW_FIELDS = [
   'archived',
   'label_ids',
   'rank',
+  'parent_id',
   'revision',
   'dto',
   'file_keys',
@@ -635,10 +682,10 @@ const ROW_COLUMNS = sql`(${sql.join(ROW_FIELDS.map((field) => sql.id(field)))})`
 
 const rowsFromJson = (rows: BugRow[]) => sql`
   select id, number, project_id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, archived,
-    label_ids, rank, revision, dto, file_keys
+    label_ids, rank, parent_id, revision, dto, file_keys
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
     id text, number int, project_id text, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
-    created_at timestamptz, updated_at timestamptz, deleted boolean, archived boolean, label_ids text[], rank text, revision int, dto jsonb,
+    created_at timestamptz, updated_at timestamptz, deleted boolean, archived boolean, label_ids text[], rank text, parent_id text, revision int, dto jsonb,
     file_keys jsonb)`;
 
 /** New bugs are inserted (by COPY in a rebuild), known ones updated: no speculative insertion. */
@@ -663,6 +710,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         r.archived,
         r.label_ids,
         r.rank,
+        r.parent_id ?? null,
         r.revision,
         JSON.stringify(r.dto),
         r.file_keys == null ? null : JSON.stringify(r.file_keys),
@@ -676,7 +724,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         number = x.number, project_id = x.project_id, reporter_id = x.reporter_id, assignee_ids = x.assignee_ids, people = x.people,
         status = x.status, priority = x.priority, severity = x.severity,
         created_at = x.created_at, updated_at = x.updated_at, deleted = x.deleted, archived = x.archived,
-        label_ids = x.label_ids, rank = x.rank, revision = x.revision, dto = x.dto, file_keys = x.file_keys
+        label_ids = x.label_ids, rank = x.rank, parent_id = x.parent_id, revision = x.revision, dto = x.dto, file_keys = x.file_keys
       from (${rowsFromJson(known)}) x where b.id = x.id`.execute(db);
   }
 }

@@ -10,6 +10,7 @@ import {
   priorities,
   type Severity,
   severities,
+  withoutHiddenLinks,
 } from '@bugtrail/domain';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
@@ -327,15 +328,17 @@ export async function listBugs(
     .orderBy('id', sort.direction);
   if (query.limit !== undefined) select = select.limit(query.limit + 1);
   const rows = await select.execute();
+  // A related bug or a parent in a project hidden from the reader is not named (issue 35's rule).
+  const hidden = query.hiddenProjects ?? [];
   if (query.limit !== undefined && rows.length > query.limit) {
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1]!;
     return {
-      bugs: page.map((r) => r.dto),
+      bugs: page.map((r) => withoutHiddenLinks(r.dto, hidden)),
       nextCursor: encodeCursor({ sort: sort.key, value: last.sk, id: last.id }),
     };
   }
-  return { bugs: rows.map((r) => r.dto), nextCursor: null };
+  return { bugs: rows.map((r) => withoutHiddenLinks(r.dto, hidden)), nextCursor: null };
 }
 
 /** How many bugs a filtered list holds, all pages together (an unfiltered one reads the counters). */

@@ -24,6 +24,8 @@ export interface BugsTable {
   label_ids: string[];
   /** Its place in its board column (`collate "C"`), as its answer says. */
   rank: string;
+  /** The bug it is a sub-bug of. */
+  parent_id: string | null;
   /** The stream revision of the bug's last event. */
   revision: number;
   /** toBugDto's answer, names included: what every list and detail returns (and the
@@ -53,6 +55,13 @@ export interface BugUsersTable {
   id: string;
   name: string;
   profile_image_url: string | null;
+}
+
+/** Each relation both ways: `type` as `bug_id` names it (blocks, blocked_by, duplicate_of, duplicated_by, relates_to). */
+export interface BugLinksTable {
+  bug_id: string;
+  other_id: string;
+  type: string;
 }
 
 /** Every label (deleted ones flagged): `GET /api/labels`, and the names and colours bug answers show. */

@@ -1,4 +1,5 @@
 import {
+  type BugLinks,
   type BugState,
   bugFieldChanges,
   type CommentAddedData,
@@ -95,7 +96,11 @@ export async function webhookMessages(
   const labelIds = new Set<string>();
   for (const after of states.values())
     for (const s of after) if (s?.kind === 'reported') for (const l of s.labelIds) labelIds.add(l);
-  const [projects, labels] = await Promise.all([projectsById(pool, [...projectIds]), labelsById(pool, [...labelIds])]);
+  const [projects, labels, links] = await Promise.all([
+    projectsById(pool, [...projectIds]),
+    labelsById(pool, [...labelIds]),
+    linksById(pool, [...states.keys()]),
+  ]);
 
   const messages: WebhookMessage[] = [];
   for (const e of typed) {
@@ -114,6 +119,7 @@ export async function webhookMessages(
         (id) => users.get(id),
         (id) => projects.get(id),
         (id) => labels.get(id),
+        links.get(bugId),
       ),
       actor: actorId
         ? { _id: actorId, name: users.get(actorId)?.name ?? nameForUnknown(actorId) }
@@ -150,6 +156,26 @@ async function projectsById(pool: pg.Pool, ids: string[]): Promise<Map<string, {
     [ids],
   );
   return new Map(rows.map((row) => [row.id, { key: row.key, name: row.name }]));
+}
+
+/** Relations and sub-bugs as the bugs read model has them now (facts of other bugs). */
+async function linksById(pool: pg.Pool, ids: string[]): Promise<Map<string, BugLinks>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await pool.query<{
+    id: string;
+    relations: BugLinks['relations'] | null;
+    parent: BugLinks['parent'];
+    sub: BugLinks['subBugs'] | null;
+  }>(
+    `select id, dto->'relations' as relations, dto->'parent' as parent, dto->'subBugs' as sub from rm.bugs where id = any($1::text[])`,
+    [ids],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { relations: r.relations ?? [], parent: r.parent ?? null, subBugs: r.sub ?? { total: 0, closed: 0 } },
+    ]),
+  );
 }
 
 async function labelsById(pool: pg.Pool, ids: string[]): Promise<Map<string, { name: string; color: string }>> {

@@ -15,6 +15,7 @@ import {
   severities,
   streams,
   ValidationError,
+  withoutHiddenLinks,
 } from '@bugtrail/domain';
 import { type AuthEnv, readQuery, requireAuth, requireRole } from '@bugtrail/platform';
 import {
@@ -318,7 +319,7 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     const row = number > 0 ? await findBugByNumber(deps.db, number) : null;
     if (!row || row.deleted || isHiddenFrom(c.var.actor, row)) throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
-    return c.json(row.dto);
+    return c.json(withoutHiddenLinks(row.dto, c.var.actor.hiddenProjects ?? []));
   });
 
   // api.md "Projects": `WEB-7` (and any key the bug or its project had) answers as by id; a
@@ -329,14 +330,14 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     const row = key && project ? await findBugByProjectNumber(deps.db, project.id, key.number) : null;
     if (!row || row.deleted || isHiddenFrom(c.var.actor, row)) throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
-    return c.json(row.dto);
+    return c.json(withoutHiddenLinks(row.dto, c.var.actor.hiddenProjects ?? []));
   });
 
   app.get('/:id', async (c) => {
     const row = await findBug(deps.db, c.req.param('id'));
     if (!row || row.deleted || isHiddenFrom(c.var.actor, row)) throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
-    return c.json(row.dto);
+    return c.json(withoutHiddenLinks(row.dto, c.var.actor.hiddenProjects ?? []));
   });
 
   return app;

@@ -4,6 +4,7 @@ import {
   bugFieldChanges,
   evolveBugWith,
   nameForUnknown,
+  noLinks,
   type ReportedBug,
   streamEntityId,
   streams,
@@ -11,7 +12,7 @@ import {
   type UserRef,
 } from '@bugtrail/domain';
 import { GENESIS_HASH, type Position, type RecordedEvent, verifyStream } from '@bugtrail/eventstore';
-import { findLabelRefs, findProjectLabels, findUserNames } from '@bugtrail/projector';
+import { findBug, findLabelRefs, findProjectLabels, findUserNames } from '@bugtrail/projector';
 import type { z } from 'zod';
 import type { ReadApiDeps } from '../deps.js';
 import type {
@@ -28,7 +29,9 @@ import type {
  */
 
 /** People by id; and labels by id (deleted ones too: a history names what was). */
-type Names = ((id: string) => UserRef | undefined) & { label?: (id: string) => { name: string; color: string } | undefined };
+type Names = ((id: string) => UserRef | undefined) & {
+  label?: (id: string) => { name: string; color: string } | undefined;
+};
 /** Only the read models (for names): the CLI answers histories without a server. */
 type HistoryDeps = Pick<ReadApiDeps, 'db'>;
 
@@ -41,7 +44,9 @@ async function names(deps: HistoryDeps, ids: Iterable<string>, labelIds: Iterabl
 /** Every label a stream's events name. */
 function labelsOfStream(events: readonly RecordedEvent[]): string[] {
   return events.flatMap((e) =>
-    e.type === 'BugLabelsAdded' || e.type === 'BugLabelsRemoved' ? ((e.data as { labelIds?: string[] }).labelIds ?? []) : [],
+    e.type === 'BugLabelsAdded' || e.type === 'BugLabelsRemoved'
+      ? ((e.data as { labelIds?: string[] }).labelIds ?? [])
+      : [],
   );
 }
 
@@ -193,9 +198,10 @@ export async function bugAt(
     revision = e.revision;
   }
   if (state.kind !== 'reported') return null;
-  const [projects, labels] = await Promise.all([
+  const [projects, labels, now] = await Promise.all([
     findProjectLabels(deps.db, [state.projectId]),
     findLabelRefs(deps.db, state.labelIds),
+    findBug(deps.db, state.id),
   ]);
   const dto = toBugDto(
     state,
@@ -203,6 +209,14 @@ export async function bugAt(
     await names(deps, peopleOf(state)),
     (id) => projects.get(id),
     (id) => labels.get(id),
+    // Relations and sub-bugs as they are now: they are facts of other bugs, not of this one's past.
+    now
+      ? {
+          relations: now.dto.relations ?? [],
+          parent: now.dto.parent ?? null,
+          subBugs: now.dto.subBugs ?? noLinks.subBugs,
+        }
+      : noLinks,
   );
   return state.deleted ? { ...dto, deleted: true } : dto;
 }

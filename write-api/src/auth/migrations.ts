@@ -288,6 +288,20 @@ export const writeApiMigrations: Record<string, Migration> = {
         rank text collate "C" not null
       )`.execute(db);
       await sql`create index bug_ranks_project on write_api.bug_ranks (project_id, rank)`.execute(db);
+      // BugRelations: each relation once per pair (blocks: blocker → blocked), and each sub-bug's
+      // parent, for the decisions that follow them (cycles, blocked closes) and the answers.
+      await sql`create table write_api.bug_relations (
+        from_id text not null,
+        to_id text not null,
+        kind text not null,
+        primary key (from_id, to_id, kind)
+      )`.execute(db);
+      await sql`create index bug_relations_to on write_api.bug_relations (to_id, kind)`.execute(db);
+      await sql`create table write_api.bug_parents (
+        bug_id text primary key,
+        parent_id text not null
+      )`.execute(db);
+      await sql`create index bug_parents_parent on write_api.bug_parents (parent_id)`.execute(db);
     },
   },
 };

@@ -164,7 +164,7 @@ export function createBugFileRoutes(deps: WriteApiDeps) {
       return c.json(
         {
           message: bugFileAnswerMessages.added,
-          bug: await bugAnswer(deps, bug, handled.revision),
+          bug: await bugAnswer(deps, bug, handled.revision, { reader: actor }),
           files: bug.files.filter((f) => ids.has(f.id)).map((f) => toBugFileDto(bug.id, f)),
         },
         201,
@@ -212,7 +212,10 @@ export function createBugFileRoutes(deps: WriteApiDeps) {
     }
     c.header('ETag', `"${revision}"`);
     return c.json(
-      { message: bugFileAnswerMessages.removed, bug: await bugAnswer(deps, state as ReportedBug, revision) },
+      {
+        message: bugFileAnswerMessages.removed,
+        bug: await bugAnswer(deps, state as ReportedBug, revision, { reader: actor }),
+      },
       200,
     );
   });

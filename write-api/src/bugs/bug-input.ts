@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type Actor,
   type BugDto,
   type ChecklistEntry,
   NotFoundError,
@@ -17,6 +18,7 @@ import { z } from 'zod';
 import type { WriteApiDeps } from '../deps.js';
 import { LabelTable } from '../labels/label-table.js';
 import { loadProject } from '../projects/project-facts.js';
+import { linksOf } from './bug-relations.js';
 
 /**
  * The bug payloads as clients send them (spec section 3, "Bug create payload"), read
@@ -81,7 +83,11 @@ export const checklistPayload = z.object({
   checklist: z.array(checklistItem, { error: 'checklist must be a list of items' }).max(1000),
 });
 
-export const statusPayload = z.object({ status: z.unknown().optional() });
+export const statusPayload = z.object({
+  status: z.unknown().optional(),
+  /** An admin closes a bug past its open blockers (api.md "Relations and sub-bugs"). */
+  override: z.boolean({ error: 'override must be true or false' }).optional(),
+});
 
 export function toChecklistEntries(items: z.infer<typeof checklistItem>[]): ChecklistEntry[] {
   return items.map((item) => {
@@ -118,16 +124,24 @@ export async function bugAnswer(
   deps: WriteApiDeps,
   bug: ReportedBug,
   version: number,
-  known: ReadonlyMap<string, UserRef> = new Map(),
-  project?: Pick<ProjectState, 'id' | 'key' | 'name'>,
+  {
+    reader,
+    known = new Map(),
+    project,
+  }: {
+    reader: Actor;
+    known?: ReadonlyMap<string, UserRef> | undefined;
+    project?: Pick<ProjectState, 'id' | 'key' | 'name'> | undefined;
+  },
 ): Promise<BugDto> {
   const ids = new Set<string>([bug.reporterId, ...bug.assigneeIds]);
   for (const item of bug.checklist) if (item.completedBy) ids.add(item.completedBy);
   const missing = [...ids].filter((id) => !known.has(id));
-  const [users, shown, labels] = await Promise.all([
+  const [users, shown, labels, links] = await Promise.all([
     missing.length > 0 ? deps.accounts.refs(missing) : new Map<string, UserRef>(),
     project?.id === bug.projectId ? project : loadProject(deps, bug.projectId),
     new LabelTable(deps.pool).refs(bug.labelIds),
+    linksOf(deps, bug, reader),
   ]);
   return toBugDto(
     bug,
@@ -135,5 +149,6 @@ export async function bugAnswer(
     (id) => known.get(id) ?? users.get(id),
     (id) => (id === shown.id && shown.key ? shown : undefined),
     (id) => labels.get(id),
+    links,
   );
 }

@@ -1,4 +1,5 @@
 import {
+  type Actor,
   type BugState,
   bugArchiveMessages,
   bugDecider,
@@ -48,6 +49,7 @@ import {
 } from './bug-input.js';
 import { BugNumbers } from './bug-numbers.js';
 import { BugRanks } from './bug-ranks.js';
+import { openBlockersOf } from './bug-relations.js';
 
 /**
  * Bug commands (api.md "Bugs"): report, edit, delete, status, checklist. Each is one
@@ -115,14 +117,10 @@ export async function answerBug(
   message: string,
   handled: Handled<BugState>,
   status: 200 | 201,
-  known?: ReadonlyMap<string, UserRef>,
-  project?: ProjectState,
+  { reader, known, project }: { reader: Actor; known?: ReadonlyMap<string, UserRef>; project?: ProjectState },
 ): Promise<CommandAnswer> {
-  return {
-    status,
-    headers: { ETag: `"${handled.revision}"` },
-    body: { message, bug: await bugAnswer(deps, handled.state as ReportedBug, handled.revision, known, project) },
-  };
+  const bug = await bugAnswer(deps, handled.state as ReportedBug, handled.revision, { reader, known, project });
+  return { status, headers: { ETag: `"${handled.revision}"` }, body: { message, bug } };
 }
 
 /**
@@ -255,14 +253,11 @@ export const reportBug = defineCommand({
     ...(body.suggestions ? { extraMetadata: reportedWith({ suggestions: body.suggestions }) } : {}),
   }),
   answer: async (handled, request, _command, deps) =>
-    answerBug(
-      deps,
-      bugAnswerMessages.reported,
-      handled,
-      201,
-      await reportPeople(request, deps),
-      await reportProject(request, deps),
-    ),
+    answerBug(deps, bugAnswerMessages.reported, handled, 201, {
+      reader: request.actor,
+      known: await reportPeople(request, deps),
+      project: await reportProject(request, deps),
+    }),
   responses: {
     201: { description: 'Reported', schema: answerSchema, headers: answerHeaders },
     400: invalidAnswer,
@@ -307,16 +302,19 @@ export const updateBug = defineCommand({
           ...(status ? { status } : {}),
         },
         ...(assigneeIds ? await developersOf(deps, assigneeIds) : {}),
+        ...(status === 'Closed' ? { openBlockers: await openBlockersOf(deps, params.id) } : {}),
         newItemIds: newItemIds(checklist?.length ?? 0, context.idempotencyKey, `${actor.id}:${params.id}`),
       },
     };
   },
   policy: editPolicy,
-  answer: (handled, _request, _command, deps) => answerBug(deps, bugAnswerMessages.updated, handled, 200),
+  answer: (handled, { actor }, _command, deps) =>
+    answerBug(deps, bugAnswerMessages.updated, handled, 200, { reader: actor }),
   responses: {
     200: { description: 'Updated', schema: answerSchema, headers: answerHeaders },
     400: invalidAnswer,
     ...refusals,
+    409: errorAnswer('"Blocked by WEB-3: close it first" (every open blocker named), or a stale If-Match'),
   },
 });
 
@@ -351,20 +349,32 @@ export const changeBugStatus = defineCommand({
     schema: statusPayload,
     fields: {
       status: statusValue.describe(`Required: ${bugStatusSchema.options.join(', ')}, or Pending, Resolved; any case`),
+      override: 'Admins: true closes it although bugs that block it are open (the history says so)',
     },
   },
   stream: ({ params }) => streams.bug(params.id),
   decider: bugDecider,
-  command: ({ body, params }) => ({
-    type: 'ChangeBugStatus',
-    data: { bugId: params.id, status: parseStatusValue(body.status) },
-  }),
+  command: async ({ body, params }, deps) => {
+    const status = parseStatusValue(body.status);
+    return {
+      type: 'ChangeBugStatus',
+      data: {
+        bugId: params.id,
+        status,
+        // Closing waits for the bugs that block it (an admin may go past them).
+        ...(status === 'Closed' ? { openBlockers: await openBlockersOf(deps, params.id) } : {}),
+        ...(body.override ? { override: true } : {}),
+      },
+    };
+  },
   policy: pinnedOr({ retryOnConflict: true }),
-  answer: (handled, _request, _command, deps) => answerBug(deps, bugAnswerMessages.statusChanged, handled, 200),
+  answer: (handled, { actor }, _command, deps) =>
+    answerBug(deps, bugAnswerMessages.statusChanged, handled, 200, { reader: actor }),
   responses: {
     200: { description: 'Changed', schema: answerSchema, headers: answerHeaders },
     400: invalidAnswer,
     ...refusals,
+    409: errorAnswer('"Blocked by WEB-3: close it first" (every open blocker named), or a stale If-Match'),
   },
 });
 
@@ -391,7 +401,8 @@ export const setChecklist = defineCommand({
     };
   },
   policy: pinnedOr({ retryOnConflict: true }),
-  answer: (handled, _request, _command, deps) => answerBug(deps, bugAnswerMessages.checklistUpdated, handled, 200),
+  answer: (handled, { actor }, _command, deps) =>
+    answerBug(deps, bugAnswerMessages.checklistUpdated, handled, 200, { reader: actor }),
   responses: {
     200: { description: 'Updated', schema: answerSchema, headers: answerHeaders },
     400: invalidAnswer,
@@ -415,8 +426,10 @@ export const archiveBug = defineCommand({
   decider: bugStreamDecider(decideArchive),
   command: ({ body, params }) => ({ type: 'ArchiveBug', data: { bugId: params.id, archived: body.archived } }),
   policy: pinnedOr({ retryOnConflict: true }),
-  answer: (handled, { body }, _command, deps) =>
-    answerBug(deps, body.archived ? bugArchiveMessages.archived : bugArchiveMessages.restored, handled, 200),
+  answer: (handled, { actor, body }, _command, deps) =>
+    answerBug(deps, body.archived ? bugArchiveMessages.archived : bugArchiveMessages.restored, handled, 200, {
+      reader: actor,
+    }),
   responses: {
     200: { description: 'Archived or restored', schema: answerSchema, headers: answerHeaders },
     400: invalidAnswer,
@@ -456,7 +469,8 @@ export const moveBug = defineCommand({
   },
   // A place on the old project's board means nothing in the new one: it takes the new one's default.
   policy: (request) => ({ ...pinnedOr({})(request), alongside: (tx, { state }) => BugRanks.write(tx, state) }),
-  answer: (handled, _request, _command, deps) => answerBug(deps, bugProjectMessages.moved, handled, 200),
+  answer: (handled, { actor }, _command, deps) =>
+    answerBug(deps, bugProjectMessages.moved, handled, 200, { reader: actor }),
   responses: {
     200: { description: 'Moved (or already there)', schema: answerSchema, headers: answerHeaders },
     400: invalidAnswer,

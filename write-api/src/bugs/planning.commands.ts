@@ -1,17 +1,31 @@
 import {
+  type Actor,
+  addRelationBody,
   type BugState,
   bugDecider,
   bugLabelsBody,
   bugMessages,
+  bugPermissions,
   bugStreamDecider,
+  decideAddRelation,
   decideBugLabels,
   decideRank,
+  decideRemoveRelation,
+  decideSetParent,
+  type Event,
   existingBug,
   labelMessages,
   NotFoundError,
+  type RelationType,
   type ReportedBug,
   rankMessages,
   rankOf,
+  relationEdge,
+  relationMessages,
+  relationTypes,
+  type ShownRelationType,
+  setParentBody,
+  shownRelationTypes,
   streams,
   ValidationError,
 } from '@bugtrail/domain';
@@ -21,7 +35,9 @@ import { type CommandRequest, defineCommand } from '../command.js';
 import type { WriteApiDeps } from '../deps.js';
 import { writeBugLabels } from '../labels/label-cleanup.js';
 import { LabelTable } from '../labels/label-table.js';
+import { objectIdPattern } from './bug-input.js';
 import { BugRanks } from './bug-ranks.js';
+import { BugRelations } from './bug-relations.js';
 import {
   answerBug,
   answerHeaders,
@@ -64,7 +80,7 @@ export const setBugLabels = defineCommand({
     ...pinnedOr({ retryOnConflict: true })(request),
     alongside: (tx, { state }) => writeBugLabels(tx, state),
   }),
-  answer: (handled, _request, _command, deps) => answerBug(deps, 'Labels updated', handled, 200),
+  answer: (handled, { actor }, _command, deps) => answerBug(deps, 'Labels updated', handled, 200, { reader: actor }),
   responses: {
     200: { description: 'Its labels now', schema: answerSchema, headers: answerHeaders },
     400: invalidAnswer,
@@ -148,7 +164,7 @@ export const rankBug = defineCommand({
     ...pinnedOr({})(request),
     alongside: (tx, { state }) => BugRanks.write(tx, state),
   }),
-  answer: (handled, _request, _command, deps) => answerBug(deps, 'Bug moved', handled, 200),
+  answer: (handled, { actor }, _command, deps) => answerBug(deps, 'Bug moved', handled, 200, { reader: actor }),
   responses: {
     200: { description: 'Placed', schema: answerSchema, headers: answerHeaders },
     400: invalidAnswer,
@@ -158,4 +174,144 @@ export const rankBug = defineCommand({
   },
 });
 
-export const planningCommands = [setBugLabels, rankBug];
+/** The other bug a relation or a parent names, when the caller may see it (else null: 404). */
+async function visibleOther(deps: WriteApiDeps, actor: Actor, id: string): Promise<{ id: string } | null> {
+  if (!objectIdPattern.test(id)) return null;
+  const { state } = await deps.commands.load(streams.bug(id), bugDecider);
+  if (state.kind !== 'reported' || state.deleted || !bugPermissions.canView(actor, state)) return null;
+  return { id };
+}
+
+/** Whether the relation would close a loop of `blocks`: the blocked bug already blocks the blocker. */
+async function closesBlockLoop(deps: WriteApiDeps, bugId: string, type: RelationType, otherId: string) {
+  if (type !== 'blocks' && type !== 'blocked_by') return false;
+  const edge = relationEdge(bugId, type, otherId);
+  return new BugRelations(deps.pool).blocksTransitively(edge.to, edge.from);
+}
+
+const relationAnswers = {
+  400: invalidAnswer,
+  403: forbiddenAnswer,
+  404: notFoundAnswer,
+  409: errorAnswer('A stale If-Match'),
+};
+const linkPolicy = (request: CommandRequest<unknown, unknown>) => ({
+  ...pinnedOr({ retryOnConflict: true })(request),
+  alongside: (
+    tx: Parameters<typeof BugRelations.write>[0],
+    decided: { state: BugState; newEvents: readonly Event[] },
+  ) => BugRelations.write(tx, decided.state, decided.newEvents),
+});
+
+export const addRelation = defineCommand({
+  method: 'post',
+  path: '/:id/relations',
+  summary: 'Relate the bug to another: blocks, blocked_by, duplicate_of or relates_to',
+  description:
+    'Both bugs show it (the other with the inverse name). A bug that blocks itself, through others too, is 400 "That would make a cycle". ' +
+    '`duplicate_of` closes the duplicate when open, and its reporter hears of the original from then on.',
+  tags,
+  audience: ['admin', 'tester (own)', 'developer (assigned)'],
+  params: bugParams,
+  ifMatch,
+  body: {
+    schema: addRelationBody,
+    fields: { type: relationTypes.join(', '), bugId: 'The other bug: one the caller may see' },
+  },
+  stream: ({ params }) => streams.bug(params.id),
+  decider: bugStreamDecider(decideAddRelation),
+  command: async ({ actor, body, params }, deps) => {
+    const edge = relationEdge(params.id, body.type, body.bugId);
+    const [other, exists, wouldCycle] = await Promise.all([
+      body.bugId === params.id ? { id: params.id } : visibleOther(deps, actor, body.bugId),
+      new BugRelations(deps.pool).has(edge),
+      closesBlockLoop(deps, params.id, body.type, body.bugId),
+    ]);
+    return {
+      type: 'AddRelation',
+      data: { bugId: params.id, otherBugId: body.bugId, type: body.type, other, exists, wouldCycle },
+    };
+  },
+  policy: linkPolicy,
+  answer: (handled, { actor }, _command, deps) =>
+    answerBug(deps, 'Relation added', handled, handled.newEvents.length > 0 ? 201 : 200, { reader: actor }),
+  responses: {
+    201: { description: 'Related', schema: answerSchema, headers: answerHeaders },
+    200: { description: 'Related so already: nothing changed', schema: answerSchema, headers: answerHeaders },
+    ...relationAnswers,
+  },
+});
+
+export const removeRelation = defineCommand({
+  method: 'delete',
+  path: '/:id/relations/:otherBugId',
+  summary: 'Remove a relation (`?type=` says which, as this bug names it)',
+  tags,
+  audience: ['admin', 'tester (own)', 'developer (assigned)'],
+  params: {
+    schema: z.object({ id: z.string().regex(objectIdPattern), otherBugId: z.string().regex(objectIdPattern) }),
+    notFound: { id: bugMessages.notFound, otherBugId: relationMessages.relationNotFound },
+    openapi: z.object({ id: z.string(), otherBugId: z.string().describe('The other bug’s `_id`') }),
+  },
+  ifMatch,
+  query: z.object({
+    type: z
+      .enum(shownRelationTypes, { error: `type must be one of ${shownRelationTypes.join(', ')}` })
+      .describe('The relation as this bug names it'),
+  }),
+  stream: ({ params }) => streams.bug(params.id),
+  decider: bugStreamDecider(decideRemoveRelation),
+  command: async ({ params, query }, deps) => {
+    const type = query.type as ShownRelationType;
+    return {
+      type: 'RemoveRelation',
+      data: {
+        bugId: params.id,
+        otherBugId: params.otherBugId,
+        type,
+        exists: await new BugRelations(deps.pool).has(relationEdge(params.id, type, params.otherBugId)),
+      },
+    };
+  },
+  policy: linkPolicy,
+  answer: (handled, { actor }, _command, deps) => answerBug(deps, 'Relation removed', handled, 200, { reader: actor }),
+  responses: {
+    200: { description: 'Removed', schema: answerSchema, headers: answerHeaders },
+    ...relationAnswers,
+    404: errorAnswer(`"${bugMessages.notFound}", or "${relationMessages.relationNotFound}"`),
+  },
+});
+
+export const setParent = defineCommand({
+  method: 'put',
+  path: '/:id/parent',
+  summary: 'Make the bug a sub-bug of another (`parentId`), or of none (null)',
+  description:
+    'A parent that is the bug itself, or one of its own sub-bugs (at any depth), is 400 "That would make a cycle".',
+  tags,
+  audience: ['admin', 'tester (own)', 'developer (assigned)'],
+  params: bugParams,
+  ifMatch,
+  body: { schema: setParentBody, fields: { parentId: 'A bug the caller may see, or null' } },
+  stream: ({ params }) => streams.bug(params.id),
+  decider: bugStreamDecider(decideSetParent),
+  command: async ({ actor, body, params }, deps) => {
+    const parentId = body.parentId;
+    const [parent, wouldCycle] =
+      parentId === null || parentId === params.id
+        ? [parentId === null ? null : { id: parentId }, false]
+        : await Promise.all([
+            visibleOther(deps, actor, parentId),
+            new BugRelations(deps.pool).isAncestor(params.id, parentId),
+          ]);
+    return { type: 'SetParent', data: { bugId: params.id, parentId, parent, wouldCycle } };
+  },
+  policy: linkPolicy,
+  answer: (handled, { actor }, _command, deps) => answerBug(deps, 'Parent set', handled, 200, { reader: actor }),
+  responses: {
+    200: { description: 'Its parent now', schema: answerSchema, headers: answerHeaders },
+    ...relationAnswers,
+  },
+});
+
+export const planningCommands = [setBugLabels, rankBug, addRelation, removeRelation, setParent];
