@@ -12,6 +12,7 @@ import type { BugCommentsTable } from './comments/comments.tables.js';
 import type { BugChangesTable, BugIntervalsTable, FlowBugsTable } from './flow/flow.tables.js';
 import type { InviteCodesTable, SignupPolicyTable } from './invites/invites.tables.js';
 import type {
+  NotificationBlocksTable,
   NotificationBugsTable,
   NotificationChatsTable,
   NotificationPrefsTable,
@@ -52,6 +53,7 @@ export interface ReadModelDb {
   signup_policy: SignupPolicyTable;
   bug_comments: BugCommentsTable;
   notification_bugs: NotificationBugsTable;
+  notification_blocks: NotificationBlocksTable;
   notification_chats: NotificationChatsTable;
   notification_prefs: NotificationPrefsTable;
   notifications: NotificationsTable;

@@ -20,6 +20,8 @@ export const notificationKinds = [
   'mfa_reset',
   /** To a team project's leads: a report came in without an assignee (api.md "Projects"). */
   'triage',
+  /** To a bug's assignees: the last open bug that blocked it was closed (api.md "Relations and sub-bugs"). */
+  'unblocked',
 ] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 

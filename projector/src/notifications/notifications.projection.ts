@@ -1,4 +1,10 @@
-import { eventsOf, legacyProjectId, type NotificationKind, type NotificationsReadData } from '@bugtrail/domain';
+import {
+  eventsOf,
+  legacyProjectId,
+  type NotificationKind,
+  type NotificationsReadData,
+  relationEdge,
+} from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { chunks } from '../runtime/chunks.js';
@@ -17,7 +23,7 @@ export const notificationsTopic = (userId: string, projects: ReadonlySet<string>
     ? `notifications:${userId}|${userId}|${[...projects].sort().join(',')}`
     : `notifications:${userId}`;
 
-type BugFacts = Insertable<NotificationBugsTable>;
+type BugFacts = Insertable<NotificationBugsTable> & { status: string; watcher_ids: string[] };
 type NotificationRow = Insertable<NotificationsTable>;
 
 /** Told by mail at once whatever the person's mail preference (api.md "Second round of safety"). */
@@ -34,6 +40,8 @@ export type StoredForNotifications = Readonly<{
   admins: readonly string[];
   /** Each team project's leads, by project id: read only for the projects a report left for triage. */
   leads?: ReadonlyMap<string, readonly string[]>;
+  /** Which bug blocks which, among the bugs a close or a relation of the batch concerns. */
+  blocks?: readonly { blocker_id: string; blocked_id: string }[];
 }>;
 
 /** A batch's changes: the bug and chat facts it folds, the notifications it makes, reads and preferences. */
@@ -43,6 +51,11 @@ export class NotificationBatch {
   readonly names: ReadonlyMap<string, string>;
   readonly admins: readonly string[];
   readonly leads: ReadonlyMap<string, readonly string[]>;
+  /** Blockers by blocked bug, and blocked bugs by blocker (what the batch knows of them). */
+  readonly blockersOf = new Map<string, Set<string>>();
+  readonly blockedBy = new Map<string, Set<string>>();
+  /** Edges the batch added (true) or removed (false), by `blocker\u0000blocked`. */
+  readonly blockChanges = new Map<string, boolean>();
   readonly touchedBugs = new Set<string>();
   readonly touchedChats = new Set<string>();
   readonly made: NotificationRow[] = [];
@@ -57,6 +70,28 @@ export class NotificationBatch {
     this.names = stored.names;
     this.admins = stored.admins;
     this.leads = stored.leads ?? new Map();
+    for (const edge of stored.blocks ?? []) this.link(edge.blocker_id, edge.blocked_id, true);
+  }
+
+  /** Adds or removes `blocker` blocks `blocked` in what the batch knows. */
+  link(blocker: string, blocked: string, on: boolean): void {
+    const toggle = (map: Map<string, Set<string>>, key: string, value: string) => {
+      if (!map.has(key)) map.set(key, new Set());
+      if (on) map.get(key)!.add(value);
+      else map.get(key)!.delete(value);
+    };
+    toggle(this.blockersOf, blocked, blocker);
+    toggle(this.blockedBy, blocker, blocked);
+  }
+
+  /** The bug's facts changed by the batch (kept in `bugs`, written at the end). */
+  change(bugId: string, change: (bug: BugFacts) => BugFacts): BugFacts | undefined {
+    const bug = this.bugs.get(bugId);
+    if (!bug) return undefined;
+    const next = change(bug);
+    this.bugs.set(bugId, next);
+    this.touchedBugs.add(bugId);
+    return next;
   }
 
   /** The actor as people call them now, else as the event named them. */
@@ -117,6 +152,29 @@ const dueNotice = (batch: NotificationBatch, event: Recorded<'BugDueSoon' | 'Bug
   );
 };
 
+/**
+ * A relation: `blocks` edges for the unblocked notice; a duplicate's reporter follows the
+ * original (its comments and status changes) from then on, until the relation is removed.
+ */
+const related = (batch: NotificationBatch, event: Recorded<'BugRelationAdded' | 'BugRelationRemoved'>) => {
+  const d = event.data;
+  const on = event.type === 'BugRelationAdded';
+  const edge = relationEdge(d.bugId, d.type, d.otherBugId);
+  if (edge.kind === 'blocks') {
+    batch.link(edge.from, edge.to, on);
+    batch.blockChanges.set(`${edge.from}\u0000${edge.to}`, on);
+  } else if (edge.kind === 'duplicate_of') {
+    const duplicate = batch.bugs.get(edge.from);
+    if (!duplicate) return;
+    batch.change(edge.to, (original) => ({
+      ...original,
+      watcher_ids: on
+        ? [...new Set([...original.watcher_ids, duplicate.reporter_id])]
+        : original.watcher_ids.filter((id) => id !== duplicate.reporter_id),
+    }));
+  }
+};
+
 const chatNamed = (batch: NotificationBatch, event: Recorded<'ChatCreated' | 'ChatRenamed'>) => {
   batch.chats.set(event.data.chatId, event.data.name);
   batch.touchedChats.add(event.data.chatId);
@@ -133,8 +191,9 @@ const chatNamed = (batch: NotificationBatch, event: Recorded<'ChatCreated' | 'Ch
 export const notificationsProjection = defineProjection({
   name: 'notifications',
   // 2: each bug's project, for the live topics (issue 35).
-  version: 2,
-  tables: ['notification_bugs', 'notification_chats', 'notification_prefs', 'notifications'],
+  // 3: statuses, blocks and watchers (issue 36): unblocked notices, duplicates' reporters follow the original.
+  version: 3,
+  tables: ['notification_bugs', 'notification_chats', 'notification_prefs', 'notifications', 'notification_blocks'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
     await sql`create table ${sql.id(schema, 'notification_bugs')} (
@@ -144,8 +203,18 @@ export const notificationsProjection = defineProjection({
       reporter_id text not null,
       assignee_ids text[] not null,
       deleted boolean not null,
-      project_id text not null
+      project_id text not null,
+      status text not null default 'Open',
+      watcher_ids text[] not null default '{}'
     )`.execute(db);
+    await sql`create table ${sql.id(schema, 'notification_blocks')} (
+      blocker_id text not null,
+      blocked_id text not null,
+      primary key (blocker_id, blocked_id)
+    )`.execute(db);
+    await sql`create index ${sql.id(`${schema}_notification_blocks_blocked`)} on ${sql.id(schema, 'notification_blocks')} (blocked_id)`.execute(
+      db,
+    );
     await sql`create table ${sql.id(schema, 'notification_chats')} (id text primary key, name text not null)`.execute(
       db,
     );
@@ -178,10 +247,37 @@ export const notificationsProjection = defineProjection({
     const bugIds = new Set<string>();
     const chatIds = new Set<string>();
     const actorIds = new Set<string>();
+    const relationIds = new Set<string>();
+    let closes = false;
     for (const e of events) {
+      if ('otherBugId' in e.data) {
+        bugIds.add(e.data.otherBugId);
+        relationIds.add(e.data.otherBugId);
+        relationIds.add(e.data.bugId);
+      }
+      if (e.type === 'BugStatusChanged' && (e.data as { to: string }).to === 'Closed') {
+        closes = true;
+        relationIds.add((e.data as { bugId: string }).bugId);
+      }
       if ('bugId' in e.data) bugIds.add(e.data.bugId);
       if ('chatId' in e.data) chatIds.add(e.data.chatId);
       if (e.metadata.actorId) actorIds.add(e.metadata.actorId);
+    }
+    // Blocks around the closes and relations of the batch: the bugs they block, and all those bugs' blockers.
+    let blocks: { blocker_id: string; blocked_id: string }[] = [];
+    if (closes || relationIds.size > 0) {
+      const ids = [...relationIds];
+      const { rows } = await sql<{ blocker_id: string; blocked_id: string }>`
+        with near as (
+          select blocked_id from ${sql.id(schema, 'notification_blocks')} where blocker_id = any(${ids}::text[])
+          union select unnest(${ids}::text[]))
+        select b.blocker_id, b.blocked_id from ${sql.id(schema, 'notification_blocks')} b
+        where b.blocked_id in (select blocked_id from near)`.execute(db);
+      blocks = rows;
+      for (const edge of rows) {
+        bugIds.add(edge.blocker_id);
+        bugIds.add(edge.blocked_id);
+      }
     }
     // A bug reported in this batch has no stored row yet.
     const born = bugsBornIn(events);
@@ -240,7 +336,7 @@ export const notificationsProjection = defineProjection({
         .execute();
       for (const row of rows) leads.set(row.project_id, [...(leads.get(row.project_id) ?? []), row.user_id]);
     }
-    return { bugs, chats, names, admins, leads };
+    return { bugs: bugs as BugFacts[], chats, names, admins, leads, blocks };
   },
   begin: (stored: StoredForNotifications) => new NotificationBatch(stored),
   on: {
@@ -254,6 +350,8 @@ export const notificationsProjection = defineProjection({
         assignee_ids: [],
         deleted: false,
         project_id: d.projectId ?? legacyProjectId,
+        status: d.status,
+        watcher_ids: [],
       });
       batch.touchedBugs.add(d.bugId);
     },
@@ -302,11 +400,27 @@ export const notificationsProjection = defineProjection({
     },
     BugStatusChanged(batch, e) {
       const d = e.data;
+      batch.change(d.bugId, (b) => ({ ...b, status: d.to }));
       const bug = batch.liveBug(d.bugId);
       if (!bug) return;
       const text = `${batch.actorName(e)} changed the status of ${bugName(bug)} to ${d.to}`;
-      batch.notify(e, [bug.reporter_id], 'status_changed', text, { bugId: d.bugId });
+      batch.notify(e, [bug.reporter_id, ...bug.watcher_ids], 'status_changed', text, { bugId: d.bugId });
+      if (d.to !== 'Closed') return;
+      // The last open blocker closed: the blocked bug's assignees may go on.
+      for (const blockedId of batch.blockedBy.get(d.bugId) ?? []) {
+        const blocked = batch.liveBug(blockedId);
+        if (!blocked || blocked.status === 'Closed') continue;
+        const stillBlocked = [...(batch.blockersOf.get(blockedId) ?? [])].some((id) => {
+          const blocker = batch.liveBug(id);
+          return blocker !== undefined && blocker.status !== 'Closed';
+        });
+        if (stillBlocked) continue;
+        const unblocked = `${bugName(bug)} was closed: ${bugName(blocked)} is no longer blocked`;
+        batch.notify(e, blocked.assignee_ids ?? [], 'unblocked', unblocked, { bugId: blockedId });
+      }
     },
+    BugRelationAdded: related,
+    BugRelationRemoved: related,
     CommentAdded(batch, e) {
       const d = e.data;
       const bug = batch.liveBug(d.bugId);
@@ -314,7 +428,9 @@ export const notificationsProjection = defineProjection({
       const actorName = batch.actorName(e);
       const mentioned = new Set(d.mentions);
       batch.notify(e, mentioned, 'mentioned', `${actorName} mentioned you on ${bugName(bug)}`, { bugId: d.bugId });
-      const followers = [bug.reporter_id, ...(bug.assignee_ids ?? [])].filter((userId) => !mentioned.has(userId));
+      const followers = [bug.reporter_id, ...(bug.assignee_ids ?? []), ...bug.watcher_ids].filter(
+        (userId) => !mentioned.has(userId),
+      );
       batch.notify(e, followers, 'commented', `${actorName} commented on ${bugName(bug)}`, { bugId: d.bugId });
     },
     BugInTriage(batch, e) {
@@ -366,9 +482,24 @@ export const notificationsProjection = defineProjection({
             assignee_ids: eb.ref('excluded.assignee_ids'),
             deleted: eb.ref('excluded.deleted'),
             project_id: eb.ref('excluded.project_id'),
+            status: eb.ref('excluded.status'),
+            watcher_ids: eb.ref('excluded.watcher_ids'),
           })),
         )
         .execute();
+    }
+    const edges = [...batch.blockChanges].map(([key, on]) => ({ key: key.split('\u0000') as [string, string], on }));
+    const addedEdges = edges.filter((x) => x.on).map((x) => x.key);
+    const removedEdges = edges.filter((x) => !x.on).map((x) => x.key);
+    if (removedEdges.length > 0) {
+      await sql`delete from ${sql.id(schema, 'notification_blocks')} b
+        using unnest(${removedEdges.map((x) => x[0])}::text[], ${removedEdges.map((x) => x[1])}::text[]) as x(blocker_id, blocked_id)
+        where b.blocker_id = x.blocker_id and b.blocked_id = x.blocked_id`.execute(db);
+    }
+    if (addedEdges.length > 0) {
+      await sql`insert into ${sql.id(schema, 'notification_blocks')} (blocker_id, blocked_id)
+        select * from unnest(${addedEdges.map((x) => x[0])}::text[], ${addedEdges.map((x) => x[1])}::text[])
+        on conflict do nothing`.execute(db);
     }
     const chatRows = [...touchedChats].map((chatId) => ({ id: chatId, name: chats.get(chatId) ?? '' }));
     for (const rows of chunks(chatRows)) {

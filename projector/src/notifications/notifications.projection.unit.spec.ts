@@ -17,6 +17,8 @@ const stored = (): StoredForNotifications => ({
       assignee_ids: ['dev'],
       deleted: false,
       project_id: 'web',
+      status: 'Open',
+      watcher_ids: [],
     },
     {
       id: 'b8',
@@ -26,6 +28,8 @@ const stored = (): StoredForNotifications => ({
       assignee_ids: ['dev'],
       deleted: true,
       project_id: 'web',
+      status: 'Open',
+      watcher_ids: [],
     },
   ],
   chats: [{ id: 'c1', name: 'Release' }],

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 type Time = ColumnType<Date, Date | string, Date | string>;
 
@@ -12,6 +12,16 @@ export interface NotificationBugsTable {
   deleted: boolean;
   /** The project the bug is in (issue 35): its notifications' live topics name it. */
   project_id: string;
+  /** Its status (issue 36): a closed blocker unblocks a bug once every other blocker is closed too. */
+  status: Generated<string>;
+  /** Who follows it besides its reporter and assignees: the reporters of its duplicates (issue 36). */
+  watcher_ids: Generated<string[]>;
+}
+
+/** Which bug blocks which (issue 36), as of the events folded so far. */
+export interface NotificationBlocksTable {
+  blocker_id: string;
+  blocked_id: string;
 }
 
 /** Chat names, for "mentioned you in …". */

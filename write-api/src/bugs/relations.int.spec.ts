@@ -206,4 +206,42 @@ describe('relations and sub-bugs', () => {
     await api.put(`/api/bugs/${b6._id}`, { title: 'The parent, renamed' }, admin.token);
     expect((await bug(child1._id)).parent?.title).toBe('The parent, renamed');
   });
+
+  it('tells a blocked bug’s assignees when its last open blocker closes, and a duplicate’s reporter follows the original', async () => {
+    const [x, y, z] = [
+      await report('Blocker one of three'),
+      await report('Blocked by two'),
+      await report('Blocker two of three'),
+    ];
+    expect((await relate(x, 'blocks', y)).status).toBe(201);
+    expect((await relate(y, 'blocked_by', z)).status).toBe(201);
+    const told = async (user: TestUser, kind: string, bugId: string) => {
+      const list = await api.get('/api/notifications', user.token);
+      expect(list.status, JSON.stringify(list.body)).toBe(200);
+      return list.body.notifications.filter(
+        (n: { kind: string; bugId: string }) => n.kind === kind && n.bugId === bugId,
+      );
+    };
+    expect((await close(x, admin.token)).status).toBe(200);
+    expect(await told(dan, 'unblocked', y._id)).toEqual([]);
+    expect((await close(z, admin.token)).status).toBe(200);
+    const unblocked = await told(dan, 'unblocked', y._id);
+    expect(unblocked).toHaveLength(1);
+    expect(unblocked[0].text).toContain('is no longer blocked');
+
+    const mine = await api.post(
+      '/api/bugs',
+      {
+        title: 'Olga saw the same thing',
+        description: 'It is the very bug Tess reported.',
+        assignedTo: [dan.id],
+        projectId: project._id,
+      },
+      olga.token,
+    );
+    expect((await relate(mine.body.bug, 'duplicate_of', y)).status).toBe(201);
+    const comment = await api.post(`/api/bugs/${y._id}/comments`, { body: 'Fixed on main, please check.' }, dan.token);
+    expect(comment.status, JSON.stringify(comment.body)).toBe(201);
+    expect(await told(olga, 'commented', y._id)).toHaveLength(1);
+  });
 });
