@@ -5,6 +5,7 @@ import type { dueEventSchemas } from './bugs/due.js';
 import type { chatEventSchemas } from './chats/chat.schemas.js';
 import { isKnownEventType } from './core/registry.js';
 import type { labelEventSchemas } from './labels/label.schemas.js';
+import type { milestoneEventSchemas } from './milestones/milestone.schemas.js';
 import type { notificationEventSchemas } from './notifications/notifications.js';
 import type { defaultProjectEventSchemas } from './projects/default-project.js';
 import type { projectEventSchemas } from './projects/project.schemas.js';
@@ -32,6 +33,7 @@ export type EventDataMap = DataOf<typeof bugEventSchemas> &
   DataOf<typeof notificationEventSchemas> &
   DataOf<typeof projectEventSchemas> &
   DataOf<typeof labelEventSchemas> &
+  DataOf<typeof milestoneEventSchemas> &
   DataOf<typeof defaultProjectEventSchemas> &
   DataOf<typeof userEventSchemas> &
   DataOf<typeof viewEventSchemas> &

@@ -3,6 +3,7 @@ export * from './chats/index.js';
 export * from './core/index.js';
 export * from './events.js';
 export * from './labels/index.js';
+export * from './milestones/index.js';
 export * from './notifications/index.js';
 export * from './projects/index.js';
 export * from './users/index.js';

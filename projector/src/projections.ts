@@ -3,6 +3,7 @@ import { chatsProjection } from './chats/chats.projection.js';
 import { commentsProjection } from './comments/comments.projection.js';
 import { flowProjection } from './flow/flow.projection.js';
 import { invitesProjection } from './invites/invites.projection.js';
+import { milestonesProjection } from './milestones/milestones.projection.js';
 import { notificationsProjection } from './notifications/notifications.projection.js';
 import { projectsProjection } from './projects/projects.projection.js';
 import type { Projection } from './runtime/projection.js';
@@ -22,4 +23,5 @@ export const allProjections: readonly Projection[] = [
   notificationsProjection,
   triageProjection,
   projectsProjection,
+  milestonesProjection,
 ];

@@ -24,6 +24,7 @@ import type {
   ProjectMembersTable,
   ProjectsTable,
 } from './projects/projects.tables.js';
+import type { MilestonesTable } from './milestones/milestones.tables.js';
 import type { SuggestionUsageTable } from './triage/triage.tables.js';
 import type { UsersTable } from './users/users.tables.js';
 import type { SavedViewsTable } from './views/views.tables.js';
@@ -42,6 +43,7 @@ export interface ReadModelDb {
   bug_keys: BugKeysTable;
   labels: LabelsTable;
   bug_links: BugLinksTable;
+  milestones: MilestonesTable;
   chats: ChatsTable;
   chat_members: ChatMembersTable;
   chat_messages: ChatMessagesTable;

@@ -55,6 +55,8 @@ export type BugDto = {
   parent: Omit<LinkedBug, 'number'> | null;
   /** Its sub-bugs: how many, how many of them Closed. */
   subBugs: { total: number; closed: number };
+  /** The milestone it is planned into (`GET /api/milestones/{id}` names it), or null. */
+  milestoneId: string | null;
   /** The stream revision: send it back as If-Match to edit. */
   version: number;
 };
@@ -159,6 +161,7 @@ export function toBugDto(
     relations: links.relations,
     parent: links.parent,
     subBugs: links.subBugs,
+    milestoneId: bug.milestoneId,
     version,
   };
 }

@@ -43,3 +43,4 @@ export type BugRanked = BugEventMap['BugRanked'];
 export type BugRelationAdded = BugEventMap['BugRelationAdded'];
 export type BugRelationRemoved = BugEventMap['BugRelationRemoved'];
 export type BugParentSet = BugEventMap['BugParentSet'];
+export type BugMilestoneSet = BugEventMap['BugMilestoneSet'];

@@ -6,6 +6,7 @@ import { codeLinkEventSchemas } from './code-links.js';
 import { bugLabelEventSchemas } from './labels.js';
 import { rankEventSchemas } from './rank.js';
 import { relationEventSchemas } from './relations.js';
+import { bugMilestoneEventSchemas } from './bug-milestone.js';
 
 export { type BugStatus, bugStatuses, type Priority, priorities, type Severity, severities } from './bug-vocabulary.js';
 
@@ -108,6 +109,7 @@ export const bugEventSchemas = {
   ...bugLabelEventSchemas,
   ...rankEventSchemas,
   ...relationEventSchemas,
+  ...bugMilestoneEventSchemas,
 } as const;
 
 type Data<K extends keyof typeof bugEventSchemas> = z.infer<(typeof bugEventSchemas)[K]['data']>;

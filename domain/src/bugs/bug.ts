@@ -8,6 +8,7 @@ import { type BugFileState, evolveBugFiles } from './files.js';
 import { evolveLabelIds } from './labels.js';
 import { evolveRank } from './rank.js';
 import { evolveParent } from './relations.js';
+import { evolveMilestoneId } from './bug-milestone.js';
 
 export type ChecklistItemState = Readonly<{
   id: string;
@@ -50,6 +51,8 @@ export type ReportedBug = Readonly<{
   rank: string | null;
   /** The bug it is a sub-bug of (relations.ts), or null. */
   parentId: string | null;
+  /** The milestone it is planned into (bug-milestone.ts), or null. */
+  milestoneId: string | null;
   createdAt: string;
   updatedAt: string;
 }>;
@@ -104,6 +107,7 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       labelIds: [],
       rank: null,
       parentId: null,
+      milestoneId: null,
       createdAt: when,
       updatedAt: when,
     };
@@ -179,7 +183,14 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
     case 'BugDeleted':
       return { ...touched, deleted: true };
     case 'BugMovedToProject':
-      return { ...touched, ...evolveBugProject(state, event), rank: evolveRank(state.rank, event) };
+      return {
+        ...touched,
+        ...evolveBugProject(state, event),
+        rank: evolveRank(state.rank, event),
+        milestoneId: evolveMilestoneId(state.milestoneId, event),
+      };
+    case 'BugMilestoneSet':
+      return { ...touched, milestoneId: evolveMilestoneId(state.milestoneId, event) };
     case 'BugLabelsAdded':
     case 'BugLabelsRemoved': {
       const labelIds = evolveLabelIds(state.labelIds, event);

@@ -22,10 +22,12 @@ const fieldValues = {
   commits: (r: ReportedBug) => r.code.commits,
   pullRequests: (r: ReportedBug) => r.code.pullRequests,
   labels: (r: ReportedBug) => r.labelIds,
+  parent: (r: ReportedBug) => r.parentId,
+  milestone: (r: ReportedBug) => r.milestoneId,
 } as const;
 
 /** Fields a report leaves empty and does not list: they change only later (code links). */
-const laterOnly: ReadonlySet<BugField> = new Set(['commits', 'pullRequests', 'labels']);
+const laterOnly: ReadonlySet<BugField> = new Set(['commits', 'pullRequests', 'labels', 'parent', 'milestone']);
 
 export type BugField = keyof typeof fieldValues;
 export const bugFields = Object.keys(fieldValues) as readonly BugField[];

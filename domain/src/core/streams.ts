@@ -18,6 +18,8 @@ export const streams = {
   defaultProject: () => 'settings-default-project',
   /** One label's life: created, renamed or recoloured, deleted (issue 36). */
   label: (id: string) => `label-${id}`,
+  /** One milestone of a project: planned, changed, closed, deleted (issue 36). */
+  milestone: (id: string) => `milestone-${id}`,
   /** One outgoing webhook's system events (switched off when it keeps failing). */
   webhook: (id: string) => `webhook-${id}`,
 } as const;

@@ -21,6 +21,7 @@ const typeOfEvent: Readonly<Record<string, WebhookEventType>> = {
   BugRelationAdded: 'bug.updated',
   BugRelationRemoved: 'bug.updated',
   BugParentSet: 'bug.updated',
+  BugMilestoneSet: 'bug.updated',
   BugStatusChanged: 'bug.status_changed',
   DevelopersAssigned: 'bug.assigned',
   DevelopersUnassigned: 'bug.assigned',

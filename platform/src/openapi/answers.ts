@@ -113,6 +113,7 @@ export const bugDtoSchema = z.object({
     .describe('Its relations, each named from this bug’s side (the other bug shows the inverse)'),
   parent: linkedBugSchema.omit({ number: true }).nullable().describe('The bug it is a sub-bug of'),
   subBugs: z.object({ total: z.number().int(), closed: z.number().int() }).describe('Its sub-bugs'),
+  milestoneId: z.string().nullable().describe('The milestone it is planned into (`GET /api/milestones/{id}`)'),
   code: z
     .object({
       commits: z.array(

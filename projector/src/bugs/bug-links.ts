@@ -1,9 +1,9 @@
 import {
   type BugLinks,
   type BugState,
-  bugKey,
   type LinkedBug,
   noLinks,
+  parseBugKey,
   type RelationEdge,
   relationEdge,
   relationSeenFrom,
@@ -76,14 +76,33 @@ export async function writeRelations(
 
 /**
  * The bugs whose answers show one of `changed` (related to it, its parent, its sub-bugs), to be
- * written again; `parents` are the parents the batch's bugs had or have.
+ * written again, deleted ones too (their rows keep answering history and rebuilds alike);
+ * `parents` are the parents the batch's bugs had or have.
  */
-export async function bugsShowing(db: Tx, schema: string, changed: readonly string[], parents: readonly string[]) {
-  if (changed.length === 0) return [...new Set(parents)];
-  const { rows } = await sql<{ id: string }>`
-    select other_id as id from ${t(schema, 'bug_links')} where bug_id = any(${changed}::text[])
-    union select id from ${t(schema, 'bugs')} where parent_id = any(${changed}::text[]) and not deleted`.execute(db);
-  return [...new Set([...rows.map((r) => r.id), ...parents])];
+export async function bugsShowing(
+  db: Tx,
+  schema: string,
+  changed: readonly string[],
+  parents: readonly string[],
+  relabelledProjects: readonly string[],
+) {
+  const found = new Set(parents);
+  if (changed.length > 0) {
+    const { rows } = await sql<{ id: string }>`
+      select other_id as id from ${t(schema, 'bug_links')} where bug_id = any(${changed}::text[])
+      union select id from ${t(schema, 'bugs')} where parent_id = any(${changed}::text[])`.execute(db);
+    for (const r of rows) found.add(r.id);
+  }
+  // A project's new key: the bugs that name one of its bugs (related, sub-bugs, parents) show it.
+  if (relabelledProjects.length > 0) {
+    const { rows } = await sql<{ id: string }>`
+      with named as (select id, parent_id from ${t(schema, 'bugs')} where project_id = any(${relabelledProjects}::text[]))
+      select l.other_id as id from ${t(schema, 'bug_links')} l where l.bug_id in (select id from named)
+      union select c.id from ${t(schema, 'bugs')} c where c.parent_id in (select id from named)
+      union select parent_id from named where parent_id is not null`.execute(db);
+    for (const r of rows) found.add(r.id);
+  }
+  return [...found];
 }
 
 /**
@@ -94,7 +113,7 @@ export async function linksOfEntries(
   db: Tx,
   schema: string,
   entries: ReadonlyMap<string, LinkEntry>,
-  keyOf: (projectId: string, projectNumber: number | null) => string | null,
+  keyOf: (projectId: string, projectNumber: number | null) => string | null | undefined,
 ): Promise<(id: string) => BugLinks> {
   const ids = [...entries.keys()];
   if (ids.length === 0) return () => noLinks;
@@ -134,7 +153,7 @@ export async function linksOfEntries(
       return {
         _id: s.id,
         number: s.number,
-        key: keyOf(s.projectId, s.projectNumber),
+        key: keyOf(s.projectId, s.projectNumber) ?? null,
         title: s.title,
         status: s.status,
         projectId: s.projectId,
@@ -142,10 +161,13 @@ export async function linksOfEntries(
     }
     const row = stored.get(id);
     if (!row || row.deleted) return null;
+    // Its key with its project's key as the batch knows it (a new key may not be on its row yet).
+    const number = row.dto.key ? (parseBugKey(row.dto.key)?.number ?? null) : null;
+    const key = row.dto.projectId ? keyOf(row.dto.projectId, number) : undefined;
     return {
       _id: id,
       number: row.dto.number ?? null,
-      key: row.dto.key ?? null,
+      key: key === undefined ? (row.dto.key ?? null) : key,
       title: row.dto.title,
       status: row.dto.status,
       projectId: row.dto.projectId ?? '',

@@ -43,7 +43,10 @@ type Entry = {
   stored: boolean;
 };
 
-type StoredRow = Pick<Selectable<BugsTable>, 'id' | 'dto' | 'deleted' | 'revision' | 'file_keys' | 'parent_id'>;
+type StoredRow = Pick<
+  Selectable<BugsTable>,
+  'id' | 'dto' | 'deleted' | 'revision' | 'file_keys' | 'parent_id' | 'label_ids'
+>;
 /** A row as written (as JSON, so the domain's readonly arrays go as they are): all but the generated search vector. */
 type BugRow = Omit<Insertable<BugsTable>, 'search' | 'assignee_ids'> & { assignee_ids: readonly string[] };
 type Tx = Transaction<ReadModelDb>;
@@ -60,6 +63,7 @@ export function stateFromRow(
   deleted: boolean,
   fileKeys: FileKeys | null = null,
   parentId: string | null = null,
+  labelIds: readonly string[] | null = null,
 ): ReportedBug {
   const projectNumber = dto.key ? (parseBugKey(dto.key)?.number ?? null) : null;
   return {
@@ -95,11 +99,12 @@ export function stateFromRow(
     code: dto.code ?? noCodeLinks,
     deleted,
     archived: dto.archived ?? false,
-    // What the answer shows: a deleted label is gone from the bug here at once (its event follows).
-    labelIds: (dto.labels ?? []).map((l) => l._id),
+    // The row keeps every label the events put on, deleted ones too (the answer shows the others).
+    labelIds: labelIds ?? (dto.labels ?? []).map((l) => l._id),
     rank: dto.rank === undefined || dto.rank === defaultRank(projectNumber) ? null : dto.rank,
     // The row keeps it: a deleted parent leaves the answer, not the bug's own fact.
     parentId,
+    milestoneId: dto.milestoneId ?? null,
     createdAt: dto.createdAt,
     updatedAt: dto.updatedAt,
   };
@@ -177,6 +182,7 @@ export const bugsProjection: Projection = {
       label_ids text[] not null default '{}',
       rank text collate "C" not null,
       parent_id text,
+      milestone_id text,
       revision int not null,
       dto jsonb not null,
       file_keys jsonb,
@@ -252,12 +258,17 @@ export const bugsProjection: Projection = {
     await sql`create index ${index('bugs_assignees')} on ${t(schema, 'bugs')} using gin (assignee_ids) with (fastupdate = off) where not deleted`.execute(
       db,
     );
-    // Lists filtered by labels (all must match): `label_ids @> array[...]`.
-    await sql`create index ${index('bugs_labels')} on ${t(schema, 'bugs')} using gin (label_ids) with (fastupdate = off) where not deleted`.execute(
+    // Lists filtered by labels (all must match): `label_ids @> array[...]`; deleted bugs too, as a
+    // renamed label's bugs are all written again (a deleted one's row keeps answering as the others).
+    await sql`create index ${index('bugs_labels')} on ${t(schema, 'bugs')} using gin (label_ids) with (fastupdate = off)`.execute(
       db,
     );
     // A bug's sub-bugs (its counts), and the sub-bugs to write again when their parent changes.
     await sql`create index ${index('bugs_parent')} on ${t(schema, 'bugs')} (parent_id) where parent_id is not null`.execute(
+      db,
+    );
+    // A milestone's bugs and its progress.
+    await sql`create index ${index('bugs_milestone')} on ${t(schema, 'bugs')} (milestone_id, status) where milestone_id is not null and not deleted`.execute(
       db,
     );
     // A board's column: a project's bugs of one status in rank order.
@@ -335,7 +346,7 @@ export const bugsProjection: Projection = {
     const stored = bugIds.filter((id) => !born.has(id));
     if (stored.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids from ${t(schema, 'bugs')}
         where id = any(${stored}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
@@ -343,7 +354,7 @@ export const bugsProjection: Projection = {
       // One index lookup per person: given `people && (a long array)`, the planner guessed thousands
       // of matches and read the whole table (83 ms at 20k bugs for 60 new users; seconds at 272k).
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from unnest(${[...renamed]}::text[]) as u(person)
             cross join lateral (select id from ${t(schema, 'bugs')} where people @> array[u.person]) shown))
@@ -353,10 +364,10 @@ export const bugsProjection: Projection = {
 
     if (relabelledLabels.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from unnest(${relabelledLabels}::text[]) as l(label)
-            cross join lateral (select id from ${t(schema, 'bugs')} where label_ids @> array[l.label] and not deleted) shown))
+            cross join lateral (select id from ${t(schema, 'bugs')} where label_ids @> array[l.label]) shown))
           and not (id = any(${bugIds}::text[]))`.execute(db);
       for (const row of rows) if (!entries.has(row.id)) entries.set(row.id, entryOf(row));
     }
@@ -391,11 +402,11 @@ export const bugsProjection: Projection = {
       const entry = entries.get(id);
       for (const s of [entry?.before, entry?.state]) if (s?.kind === 'reported' && s.parentId) parents.push(s.parentId);
     }
-    const showing = await bugsShowing(db, schema, [...new Set([...bugIds, ...ends])], parents);
+    const showing = await bugsShowing(db, schema, [...new Set([...bugIds, ...ends])], parents, relabelled);
     const toLoad = [...new Set([...ends, ...showing])].filter((id) => !entries.has(id));
     if (toLoad.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids from ${t(schema, 'bugs')}
         where id = any(${toLoad}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
@@ -425,8 +436,11 @@ export const bugsProjection: Projection = {
       return label && !label.deleted ? label : undefined;
     };
 
-    const keyOf = (projectId: string, projectNumber: number | null) =>
-      bugKey(projectLabel(projectId)?.key ?? (projectId === legacyProjectId ? generalProject.key : ''), projectNumber);
+    // Undefined: a project the batch does not know (a linked bug's row then says its key).
+    const keyOf = (projectId: string, projectNumber: number | null) => {
+      const key = projectLabel(projectId)?.key ?? (projectId === legacyProjectId ? generalProject.key : undefined);
+      return key === undefined ? undefined : bugKey(key, projectNumber);
+    };
     const linksOf = await linksOfEntries(db, schema, entries, keyOf);
 
     // 5. Rows and counter deltas.
@@ -455,9 +469,10 @@ export const bugsProjection: Projection = {
         updated_at: s.updatedAt,
         deleted: s.deleted,
         archived: s.archived,
-        label_ids: dto.labels.map((l) => l._id),
+        label_ids: [...s.labelIds],
         rank: dto.rank,
         parent_id: s.parentId,
+        milestone_id: s.milestoneId,
         revision: entry.revision,
         dto,
         file_keys: fileKeysOf(s),
@@ -645,7 +660,7 @@ async function relabelBugs(db: Tx, schema: string, projectIds: string[], project
 }
 
 function entryOf(row: StoredRow): Entry {
-  const state = stateFromRow(row.dto, row.deleted, row.file_keys, row.parent_id);
+  const state = stateFromRow(row.dto, row.deleted, row.file_keys, row.parent_id, row.label_ids);
   return { id: row.id, before: state, state, revision: row.revision, changed: false, stored: true };
 }
 
@@ -674,6 +689,7 @@ const ROW_FIELDS = [
   'label_ids',
   'rank',
   'parent_id',
+  'milestone_id',
   'revision',
   'dto',
   'file_keys',
@@ -682,10 +698,10 @@ const ROW_COLUMNS = sql`(${sql.join(ROW_FIELDS.map((field) => sql.id(field)))})`
 
 const rowsFromJson = (rows: BugRow[]) => sql`
   select id, number, project_id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, archived,
-    label_ids, rank, parent_id, revision, dto, file_keys
+    label_ids, rank, parent_id, milestone_id, revision, dto, file_keys
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
     id text, number int, project_id text, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
-    created_at timestamptz, updated_at timestamptz, deleted boolean, archived boolean, label_ids text[], rank text, parent_id text, revision int, dto jsonb,
+    created_at timestamptz, updated_at timestamptz, deleted boolean, archived boolean, label_ids text[], rank text, parent_id text, milestone_id text, revision int, dto jsonb,
     file_keys jsonb)`;
 
 /** New bugs are inserted (by COPY in a rebuild), known ones updated: no speculative insertion. */
@@ -711,6 +727,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         r.label_ids,
         r.rank,
         r.parent_id ?? null,
+        r.milestone_id ?? null,
         r.revision,
         JSON.stringify(r.dto),
         r.file_keys == null ? null : JSON.stringify(r.file_keys),
@@ -724,7 +741,8 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         number = x.number, project_id = x.project_id, reporter_id = x.reporter_id, assignee_ids = x.assignee_ids, people = x.people,
         status = x.status, priority = x.priority, severity = x.severity,
         created_at = x.created_at, updated_at = x.updated_at, deleted = x.deleted, archived = x.archived,
-        label_ids = x.label_ids, rank = x.rank, parent_id = x.parent_id, revision = x.revision, dto = x.dto, file_keys = x.file_keys
+        label_ids = x.label_ids, rank = x.rank, parent_id = x.parent_id, milestone_id = x.milestone_id,
+        revision = x.revision, dto = x.dto, file_keys = x.file_keys
       from (${rowsFromJson(known)}) x where b.id = x.id`.execute(db);
   }
 }

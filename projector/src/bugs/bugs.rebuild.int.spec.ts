@@ -15,6 +15,9 @@ const TABLES: Table[] = [
   { name: 'bug_users', order: 'id' },
   { name: 'bug_projects', order: 'id' },
   { name: 'bug_keys', order: 'project_id, number' },
+  { name: 'labels', order: 'id' },
+  { name: 'bug_links', order: 'bug_id, other_id, type' },
+  { name: 'notification_blocks', order: 'blocker_id, blocked_id' },
   { name: 'flow_bugs', order: 'bug_id' },
   { name: 'bug_intervals', order: 'bug_id, field, entered_revision, value' },
   { name: 'bug_changes', order: 'position' },
@@ -115,6 +118,13 @@ describe('bug read models: random events, then rebuild = live', () => {
       );
     }
     let keyCount = 0;
+    // Labels (issue 36): made, renamed or recoloured, deleted; bugs carry them.
+    const labels: { id: string; deleted: boolean }[] = [];
+    const relations: {
+      bugId: string;
+      otherBugId: string;
+      type: 'blocks' | 'blocked_by' | 'duplicate_of' | 'relates_to';
+    }[] = [];
 
     const bugs = new Map<string, BugState>();
     const live = () => [...bugs.entries()].filter(([, s]) => s.kind === 'reported' && !s.deleted);
@@ -174,6 +184,29 @@ describe('bug read models: random events, then rebuild = live', () => {
                   { actorId: null, at },
                 ),
               ];
+      } else if (roll < 0.23) {
+        // A label made, changed or deleted: its bugs show it, or stop showing it.
+        const alive = labels.filter((l) => !l.deleted);
+        const label = alive.length > 0 && r.next() < 0.6 ? r.pick(alive) : null;
+        const labelId = label?.id ?? randomUUID();
+        stream = `label-${labelId}`;
+        if (!label) {
+          labels.push({ id: labelId, deleted: false });
+          events = [
+            event(
+              'LabelCreated',
+              { labelId, name: `label ${total}${odd()}`, color: '#1d76db', description: '' },
+              { actorId: people.admins[0]!, at },
+            ),
+          ];
+        } else if (r.next() < 0.7) {
+          events = [
+            event('LabelChanged', { labelId, name: `renamed ${total}`, color: '#b60205' }, { actorId: null, at }),
+          ];
+        } else {
+          label.deleted = true;
+          events = [event('LabelDeleted', { labelId, name: 'gone' }, { actorId: null, at })];
+        }
       } else if (roll < 0.24) {
         // A profile change renames someone shown on many bugs.
         const userId = r.pick(everyone);
@@ -193,7 +226,7 @@ describe('bug read models: random events, then rebuild = live', () => {
         const [bugId, state] = r.pick(candidates) as [string, ReportedBug];
         stream = `bug-${bugId}`;
         const actor = { actorId: r.pick(everyone), at };
-        const kind = r.int(10);
+        const kind = r.int(13);
         const item = state.checklist.length > 0 ? r.pick(state.checklist) : null;
         if (kind === 0) {
           events = [
@@ -272,6 +305,42 @@ describe('bug read models: random events, then rebuild = live', () => {
               actor,
             ),
           ];
+        } else if (kind === 10 && labels.length > 0) {
+          events =
+            state.labelIds.length > 0 && r.next() < 0.4
+              ? [event('BugLabelsRemoved', { bugId, labelIds: r.some(state.labelIds, 2) }, actor)]
+              : [
+                  event(
+                    'BugLabelsAdded',
+                    {
+                      bugId,
+                      labelIds: r.some(
+                        labels.map((l) => l.id),
+                        2,
+                      ),
+                    },
+                    actor,
+                  ),
+                ];
+        } else if (kind === 11) {
+          events = [event('BugRanked', { bugId, rank: `g0${r.int(99_999)}` }, actor)];
+        } else if (kind === 12 || kind === 10) {
+          // Relations and parents, to live bugs or since deleted ones: both sides' answers follow.
+          const others = [...bugs.keys()].filter((id) => id !== bugId);
+          const otherBugId = r.pick(others.length > 0 ? others : [bugId]);
+          const mine = relations.filter((x) => x.bugId === bugId);
+          const roll2 = r.next();
+          if (roll2 < 0.45) {
+            const type = r.pick(['blocks', 'blocked_by', 'duplicate_of', 'relates_to'] as const);
+            relations.push({ bugId, otherBugId, type });
+            events = [event('BugRelationAdded', { bugId, otherBugId, type }, actor)];
+          } else if (roll2 < 0.7 && mine.length > 0) {
+            const gone = r.pick(mine);
+            relations.splice(relations.indexOf(gone), 1);
+            events = [event('BugRelationRemoved', { bugId, otherBugId: gone.otherBugId, type: gone.type }, actor)];
+          } else {
+            events = [event('BugParentSet', { bugId, parentId: r.next() < 0.8 ? otherBugId : null }, actor)];
+          }
         } else {
           events = [event('BugDeleted', { bugId }, actor)];
         }

@@ -20,12 +20,14 @@ export interface BugsTable {
   deleted: boolean;
   /** Archived (archive.ts): out of lists and counters until restored or reopened. */
   archived: boolean;
-  /** The labels its answer shows (deleted ones are gone at once). */
+  /** Every label its events put on, deleted ones too (its answer shows the others; a filter names only those that exist). */
   label_ids: string[];
   /** Its place in its board column (`collate "C"`), as its answer says. */
   rank: string;
   /** The bug it is a sub-bug of. */
   parent_id: string | null;
+  /** The milestone it is planned into. */
+  milestone_id: string | null;
   /** The stream revision of the bug's last event. */
   revision: number;
   /** toBugDto's answer, names included: what every list and detail returns (and the

@@ -95,6 +95,8 @@ class Stays {
 function enterReported(stays: Stays, s: ReportedBug, at: string, by: string | null, revision: number) {
   for (const field of SINGLE_FIELDS) stays.enter(s.id, field, fieldValue(s, field), at, by, revision);
   for (const id of s.assigneeIds) stays.enter(s.id, 'assignee', id, at, by, revision);
+  // A milestone's stays only while in one (most bugs are in none: no row for that).
+  if (s.milestoneId) stays.enter(s.id, 'milestone', s.milestoneId, at, by, revision);
 }
 
 function moveStays(stays: Stays, before: ReportedBug, after: ReportedBug, at: string, by: string | null, rev: number) {
@@ -102,6 +104,10 @@ function moveStays(stays: Stays, before: ReportedBug, after: ReportedBug, at: st
     if (fieldValue(before, field) === fieldValue(after, field)) continue;
     stays.leave(after.id, field, fieldValue(before, field), at);
     stays.enter(after.id, field, fieldValue(after, field), at, by, rev);
+  }
+  if (before.milestoneId !== after.milestoneId) {
+    if (before.milestoneId) stays.leave(after.id, 'milestone', before.milestoneId, at);
+    if (after.milestoneId) stays.enter(after.id, 'milestone', after.milestoneId, at, by, rev);
   }
   if (before.assigneeIds === after.assigneeIds) return;
   const was = new Set(before.assigneeIds);
@@ -119,7 +125,8 @@ function moveStays(stays: Stays, before: ReportedBug, after: ReportedBug, at: st
 export const flowProjection: Projection = {
   name: 'flow',
   // 2: the project's stays (issue 35), for metrics by project and dashboards as of a date.
-  version: 2,
+  // 3: the milestone's stays (issue 36), for burn-ups as they were; its fold state knows labels, ranks and parents.
+  version: 3,
   tables: ['flow_bugs', 'bug_intervals', 'bug_changes'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
