@@ -23,6 +23,7 @@ import { createMetricsRoutes } from './metrics/metrics.routes.js';
 import { createNotificationsRoutes } from './notifications/notifications.routes.js';
 import { createOpenApiRoutes } from './openapi/openapi.routes.js';
 import { readApiOperations } from './operations.js';
+import { createMilestonesRoutes } from './milestones/milestones.routes.js';
 import { createProjectsRoutes } from './projects/projects.routes.js';
 import { createReportsRoutes } from './reports/reports.routes.js';
 import { resolveFile, sendFile } from './static.js';
@@ -92,6 +93,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.route('/api/views', createViewsRoutes(deps));
   app.route('/api/projects', createProjectsRoutes(deps));
   app.route('/api/labels', createLabelsRoutes(deps));
+  app.route('/api/milestones', createMilestonesRoutes(deps));
   app.route('/api/notifications', createNotificationsRoutes(deps));
   app.route('/api', createOpenApiRoutes([...readApiOperations, ...(deps.operations ?? [])]));
   const live = createLiveRoutes(deps);

@@ -9,6 +9,7 @@ import { liveOperations } from './live/live.openapi.js';
 import { metricsOperations } from './metrics/metrics.openapi.js';
 import { notificationReadOperations } from './notifications/notifications.openapi.js';
 import { openApiOperations } from './openapi/openapi.openapi.js';
+import { milestoneReadOperations } from './milestones/milestones.openapi.js';
 import { projectReadOperations } from './projects/projects.openapi.js';
 import { reportOperations } from './reports/reports.openapi.js';
 import { systemOperations } from './system/system.openapi.js';
@@ -43,6 +44,7 @@ export const readApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/views', viewReadOperations),
   ...mountOperations('/api/projects', projectReadOperations),
   ...mountOperations('/api/labels', labelReadOperations),
+  ...mountOperations('/api/milestones', milestoneReadOperations),
   ...mountOperations('/api/notifications', notificationReadOperations),
   ...mountOperations('/api/events', liveOperations),
   ...mountOperations('/api/chats', chatReadOperations),

@@ -5,6 +5,7 @@ import { planningCommands } from './bugs/planning.commands.js';
 import { chatCommands } from './chats/chats.commands.js';
 import type { AnyCommandDeclaration } from './command.js';
 import { labelCommands } from './labels/labels.commands.js';
+import { milestoneCommands, projectMilestoneCommands } from './milestones/milestones.commands.js';
 import { notificationCommands } from './notifications/notifications.commands.js';
 import { projectCommands } from './projects/projects.commands.js';
 import { userCommands } from './users/users.commands.js';
@@ -29,7 +30,8 @@ export const declaredCommands: readonly CommandMount[] = [
   { base: '/api/bugs', commands: [...bugCommands, ...planningCommands, ...commentCommands] },
   { base: '/api/labels', commands: labelCommands },
   { base: '/api/views', commands: viewCommands },
-  { base: '/api/projects', commands: projectCommands },
+  { base: '/api/projects', commands: [...projectCommands, ...projectMilestoneCommands] },
+  { base: '/api/milestones', commands: milestoneCommands },
   { base: '/api/notifications', commands: notificationCommands },
   { base: '/api/chats', commands: chatCommands },
   // The spec's chat-server paths: the same commands, as the chat router is mounted at both.

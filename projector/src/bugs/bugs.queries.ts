@@ -72,6 +72,8 @@ export type ListFilters = Readonly<{
   triage?: boolean | undefined;
   /** Label ids (resolveLabels turns names into ids): a bug matches when it carries every one. */
   labels?: readonly string[] | undefined;
+  /** Milestone ids, or `none`: a bug matches when it is in any of them. */
+  milestones?: readonly string[] | undefined;
 }>;
 
 export type ListQuery = Readonly<{
@@ -233,6 +235,13 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
   if (f.projects?.length) conditions.push(sql<boolean>`project_id = any(${[...f.projects]}::text[])`);
   if (f.triage) conditions.push(sql<boolean>`cardinality(assignee_ids) = 0 and status <> 'Closed'`);
   if (f.labels?.length) conditions.push(sql<boolean>`label_ids @> ${[...f.labels]}::text[]`);
+  if (f.milestones?.length) {
+    const ids = f.milestones.filter((m) => m !== 'none');
+    const either: Expression<SqlBool>[] = [];
+    if (ids.length < f.milestones.length) either.push(sql<boolean>`milestone_id is null`);
+    if (ids.length > 0) either.push(sql<boolean>`milestone_id = any(${ids}::text[])`);
+    conditions.push(eb.or(either));
+  }
   if (f.modules?.length) {
     const modules = f.modules.map((m) => sql`lower(${m})`);
     conditions.push(sql<boolean>`lower(dto->>'module') in (${sql.join(modules)})`);
@@ -298,7 +307,8 @@ export function isFiltered(query: Pick<ListQuery, 'filters' | 'q'>): boolean {
       f.due ||
       f.archived ||
       f.triage ||
-      f.labels?.length,
+      f.labels?.length ||
+      f.milestones?.length,
   );
 }
 

@@ -169,6 +169,10 @@ export const flowProjection: Projection = {
     const index = (name: string) => sql.id(`${schema}_${name}`);
     await sql`create index ${index('flow_bugs_created')} on ${t(schema, 'flow_bugs')} (created_at)`.execute(db);
     await sql`create index ${index('bug_changes_bug')} on ${t(schema, 'bug_changes')} (bug_id, revision)`.execute(db);
+    // A milestone's burn-up reads its stays (few: only bugs planned into one have any).
+    await sql`create index ${index('bug_intervals_milestone')} on ${t(schema, 'bug_intervals')} (value, bug_id) where field = 'milestone'`.execute(
+      db,
+    );
   },
 
   async apply(events: readonly RecordedEvent[], { db, schema, copy }) {

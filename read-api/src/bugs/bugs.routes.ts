@@ -114,6 +114,7 @@ export function listOptions(c: Context): ListOptions {
     archived: query.archived === 'true',
     triage: query.triage === 'true',
     labels: orNone(filterValues(c, 'label')),
+    milestones: orNone(filterValues(c, 'milestone')),
   };
   return {
     ...(statuses.length === 1 ? { status: statuses[0] } : {}),

@@ -82,6 +82,11 @@ export const listQuery = z.object({
     .describe(
       'A label’s name (any case) or `_id`; several: comma-separated or the parameter repeated (`label=ui&label=regression`): a bug matches when it carries every one. A name no label has matches nothing',
     ),
+  milestone: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('A milestone’s `_id`, or none for bugs in no milestone; several: comma-separated or repeated (a bug matches any)'),
   archived: z
     .enum(['true', 'false'], { error: 'archived must be true or false' })
     .optional()

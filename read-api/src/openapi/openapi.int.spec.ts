@@ -118,6 +118,7 @@ describe('GET /api/openapi.json', () => {
       'due',
       'project',
       'label',
+      'milestone',
       'archived',
       'triage',
       'X-Min-Position',

@@ -2,6 +2,7 @@ import { projectDtoSchema } from '@bugtrail/domain';
 import { bugDtoSchema, invalidAnswer, notFoundAnswer, type RouteSpec, schemaNames } from '@bugtrail/platform';
 import { z } from 'zod';
 import { listQuery } from '../bugs/bugs.schemas.js';
+import { projectMilestoneReadOperation } from '../milestones/milestones.openapi.js';
 
 /** GET /api/projects and /api/projects/{idOrKey} (projects.routes.ts), relative to their mount. */
 
@@ -55,4 +56,5 @@ export const projectReadOperations: RouteSpec[] = [
       404: { ...notFoundAnswer, description: 'No such project, or a private one the caller is not a member of' },
     },
   },
+  projectMilestoneReadOperation,
 ];

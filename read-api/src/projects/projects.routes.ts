@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
 import { registerRightsChange, registerTopicFilter } from '../live/topic-filters.js';
 import { isInAudience } from '../live/topics.js';
+import { projectMilestones } from '../milestones/milestones.routes.js';
 import { boardOf } from './board.js';
 import { withProjectRights } from './project-rights.js';
 
@@ -45,6 +46,7 @@ export function createProjectsRoutes(deps: ReadApiDeps) {
     return c.json({ projects: projects.map(projectRowToDto) });
   });
   app.get('/:idOrKey/board', withProjectRights(deps), async (c) => c.json(await boardOf(c, deps)));
+  app.get('/:idOrKey/milestones', (c) => projectMilestones(c, deps));
   app.get('/:idOrKey', async (c) => {
     const idOrKey = c.req.param('idOrKey');
     const row = idOrKey.length <= 100 ? await findVisibleProject(deps.db, c.var.actor, idOrKey) : null;

@@ -302,6 +302,12 @@ export const writeApiMigrations: Record<string, Migration> = {
         parent_id text not null
       )`.execute(db);
       await sql`create index bug_parents_parent on write_api.bug_parents (parent_id)`.execute(db);
+      // Which milestone each bug is planned into: a milestone with bugs is not deleted.
+      await sql`create table write_api.bug_milestones (
+        bug_id text primary key,
+        milestone_id text not null
+      )`.execute(db);
+      await sql`create index bug_milestones_milestone on write_api.bug_milestones (milestone_id)`.execute(db);
     },
   },
 };

@@ -48,6 +48,7 @@ import {
   toChecklistEntries,
 } from './bug-input.js';
 import { BugNumbers } from './bug-numbers.js';
+import { writeBugMilestone } from '../milestones/milestones.commands.js';
 import { BugRanks } from './bug-ranks.js';
 import { openBlockersOf } from './bug-relations.js';
 
@@ -468,7 +469,13 @@ export const moveBug = defineCommand({
     return { type: move.type, data: { ...move.data, projectNumber } };
   },
   // A place on the old project's board means nothing in the new one: it takes the new one's default.
-  policy: (request) => ({ ...pinnedOr({})(request), alongside: (tx, { state }) => BugRanks.write(tx, state) }),
+  policy: (request) => ({
+    ...pinnedOr({})(request),
+    alongside: async (tx, { state }) => {
+      await BugRanks.write(tx, state);
+      await writeBugMilestone(tx, state);
+    },
+  }),
   answer: (handled, { actor }, _command, deps) =>
     answerBug(deps, bugProjectMessages.moved, handled, 200, { reader: actor }),
   responses: {

@@ -1,6 +1,10 @@
 import {
   type Actor,
   addRelationBody,
+  bugMilestoneBody,
+  decideBugMilestone,
+  milestoneDecider,
+  milestoneMessages,
   type BugState,
   bugDecider,
   bugLabelsBody,
@@ -35,6 +39,7 @@ import { type CommandRequest, defineCommand } from '../command.js';
 import type { WriteApiDeps } from '../deps.js';
 import { writeBugLabels } from '../labels/label-cleanup.js';
 import { LabelTable } from '../labels/label-table.js';
+import { writeBugMilestone } from '../milestones/milestones.commands.js';
 import { objectIdPattern } from './bug-input.js';
 import { BugRanks } from './bug-ranks.js';
 import { BugRelations } from './bug-relations.js';
@@ -314,4 +319,37 @@ export const setParent = defineCommand({
   },
 });
 
-export const planningCommands = [setBugLabels, rankBug, addRelation, removeRelation, setParent];
+export const setBugMilestone = defineCommand({
+  method: 'put',
+  path: '/:id/milestone',
+  summary: 'Plan the bug into one of its project’s milestones, or none (null)',
+  tags,
+  audience: ['admin', 'tester (own)', 'developer (assigned)'],
+  params: bugParams,
+  ifMatch,
+  body: { schema: bugMilestoneBody, fields: { milestoneId: 'A milestone of the bug’s project, or null' } },
+  stream: ({ params }) => streams.bug(params.id),
+  decider: bugStreamDecider(decideBugMilestone),
+  command: async ({ body, params }, deps) => {
+    const milestoneId = body.milestoneId;
+    let milestone: { id: string; projectId: string } | null = null;
+    if (milestoneId !== null) {
+      const { state } = await deps.commands.load(streams.milestone(milestoneId), milestoneDecider);
+      if (state.exists && !state.deleted) milestone = { id: state.id, projectId: state.projectId };
+    }
+    return { type: 'SetBugMilestone', data: { bugId: params.id, milestoneId, milestone } };
+  },
+  policy: (request) => ({
+    ...pinnedOr({ retryOnConflict: true })(request),
+    alongside: (tx, { state }) => writeBugMilestone(tx, state),
+  }),
+  answer: (handled, { actor }, _command, deps) => answerBug(deps, 'Milestone set', handled, 200, { reader: actor }),
+  responses: {
+    200: { description: 'Its milestone now', schema: answerSchema, headers: answerHeaders },
+    400: invalidAnswer,
+    ...refusals,
+    404: errorAnswer(`"${bugMessages.notFound}", or "${milestoneMessages.notFound}"`),
+  },
+});
+
+export const planningCommands = [setBugLabels, rankBug, addRelation, removeRelation, setParent, setBugMilestone];
