@@ -21,8 +21,8 @@ export { inviteCodesTopic, invitesProjection } from './invites/invites.projectio
 export * from './invites/invites.queries.js';
 export type { InviteCodesTable, SignupPolicyTable } from './invites/invites.tables.js';
 export * from './labels/labels.queries.js';
-export * from './milestones/milestones.queries.js';
 export { milestonesProjection } from './milestones/milestones.projection.js';
+export * from './milestones/milestones.queries.js';
 export { DUE_BUGS_SQL, DueReminders } from './notifications/due-reminders.js';
 export { MailReactor, mailReactorMigrations } from './notifications/mail-reactor.js';
 export { notificationsProjection, notificationsTopic } from './notifications/notifications.projection.js';

@@ -11,6 +11,7 @@ import type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/ch
 import type { BugCommentsTable } from './comments/comments.tables.js';
 import type { BugChangesTable, BugIntervalsTable, FlowBugsTable } from './flow/flow.tables.js';
 import type { InviteCodesTable, SignupPolicyTable } from './invites/invites.tables.js';
+import type { MilestonesTable } from './milestones/milestones.tables.js';
 import type {
   NotificationBlocksTable,
   NotificationBugsTable,
@@ -24,7 +25,6 @@ import type {
   ProjectMembersTable,
   ProjectsTable,
 } from './projects/projects.tables.js';
-import type { MilestonesTable } from './milestones/milestones.tables.js';
 import type { SuggestionUsageTable } from './triage/triage.tables.js';
 import type { UsersTable } from './users/users.tables.js';
 import type { SavedViewsTable } from './views/views.tables.js';

@@ -7,9 +7,9 @@ import { chatReadOperations, chatUsersOperations } from './chats/chats.openapi.j
 import { labelReadOperations } from './labels/labels.openapi.js';
 import { liveOperations } from './live/live.openapi.js';
 import { metricsOperations } from './metrics/metrics.openapi.js';
+import { milestoneReadOperations } from './milestones/milestones.openapi.js';
 import { notificationReadOperations } from './notifications/notifications.openapi.js';
 import { openApiOperations } from './openapi/openapi.openapi.js';
-import { milestoneReadOperations } from './milestones/milestones.openapi.js';
 import { projectReadOperations } from './projects/projects.openapi.js';
 import { reportOperations } from './reports/reports.openapi.js';
 import { systemOperations } from './system/system.openapi.js';

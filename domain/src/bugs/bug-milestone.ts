@@ -33,7 +33,8 @@ export function decideBugMilestone(command: SetBugMilestone, state: BugState): B
   if (milestoneId === bug.milestoneId) return [];
   if (milestoneId !== null) {
     if (!milestone) throw new NotFoundError(milestoneMessages.notFound);
-    if (milestone.projectId !== bug.projectId) throw ValidationError.field('milestoneId', milestoneMessages.otherProject);
+    if (milestone.projectId !== bug.projectId)
+      throw ValidationError.field('milestoneId', milestoneMessages.otherProject);
   }
   return [{ type: 'BugMilestoneSet', data: { bugId: bug.id, milestoneId } }];
 }

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { archiveEventSchemas } from './archive.js';
+import { bugMilestoneEventSchemas } from './bug-milestone.js';
 import { bugProjectEventSchemas } from './bug-project.js';
 import { bugStatuses, priorities, severities } from './bug-vocabulary.js';
 import { codeLinkEventSchemas } from './code-links.js';
 import { bugLabelEventSchemas } from './labels.js';
 import { rankEventSchemas } from './rank.js';
 import { relationEventSchemas } from './relations.js';
-import { bugMilestoneEventSchemas } from './bug-milestone.js';
 
 export { type BugStatus, bugStatuses, type Priority, priorities, type Severity, severities } from './bug-vocabulary.js';
 

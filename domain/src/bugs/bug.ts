@@ -2,13 +2,13 @@ import type { EventMetadata } from '../core/event.js';
 import { evolveArchived } from './archive.js';
 import { type BugStatus, bugEventSchemas, type Priority, type Severity } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
+import { evolveMilestoneId } from './bug-milestone.js';
 import { evolveBugProject, legacyProjectId } from './bug-project.js';
 import { type CodeLinks, evolveCodeLinks, noCodeLinks } from './code-links.js';
 import { type BugFileState, evolveBugFiles } from './files.js';
 import { evolveLabelIds } from './labels.js';
 import { evolveRank } from './rank.js';
 import { evolveParent } from './relations.js';
-import { evolveMilestoneId } from './bug-milestone.js';
 
 export type ChecklistItemState = Readonly<{
   id: string;

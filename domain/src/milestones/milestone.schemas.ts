@@ -101,6 +101,8 @@ export const milestoneDtoSchema = z.object({
   startDate: z.string().nullable().describe('YYYY-MM-DD'),
   dueDate: z.string().nullable().describe('YYYY-MM-DD'),
   closedAt: z.string().nullable().describe('ISO 8601, once closed'),
-  progress: z.object({ total: z.number().int(), closed: z.number().int() }).describe('Its bugs now: how many, how many Closed'),
+  progress: z
+    .object({ total: z.number().int(), closed: z.number().int() })
+    .describe('Its bugs now: how many, how many Closed'),
 });
 export type MilestoneDto = z.infer<typeof milestoneDtoSchema>;

@@ -2,10 +2,12 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { type Actor, assertNever, type Command, type Decider, type Event, type EventMetadata } from '../core/event.js';
 import type { ProjectState } from '../projects/project.js';
 import { seesProject } from '../projects/project.js';
-import { type MilestoneEventData, milestoneMessages, type milestoneEventSchemas } from './milestone.schemas.js';
+import { type MilestoneEventData, type milestoneEventSchemas, milestoneMessages } from './milestone.schemas.js';
 
 type MilestoneEventType = keyof typeof milestoneEventSchemas;
-export type MilestoneEvent = { [Type in MilestoneEventType]: Event<Type, MilestoneEventData<Type>> }[MilestoneEventType];
+export type MilestoneEvent = {
+  [Type in MilestoneEventType]: Event<Type, MilestoneEventData<Type>>;
+}[MilestoneEventType];
 type WithMeta = MilestoneEvent & { readonly metadata?: Pick<EventMetadata, 'occurredAt'> };
 
 export type MilestoneState = Readonly<{
@@ -84,7 +86,8 @@ function assertPlanner(actor: Actor | null, project: MilestoneProject, notFound:
 }
 
 function checkDates(startDate: string | null, dueDate: string | null): void {
-  if (startDate && dueDate && startDate > dueDate) throw ValidationError.field('startDate', milestoneMessages.startAfterDue);
+  if (startDate && dueDate && startDate > dueDate)
+    throw ValidationError.field('startDate', milestoneMessages.startAfterDue);
 }
 
 export function decideMilestone(command: MilestoneCommand, state: MilestoneState): MilestoneEvent[] {
@@ -123,7 +126,9 @@ export function decideMilestone(command: MilestoneCommand, state: MilestoneState
         changes.dueDate === undefined ? state.dueDate : changes.dueDate,
       );
       const events: MilestoneEvent[] =
-        Object.keys(changes).length > 0 ? [{ type: 'MilestoneChanged', data: { milestoneId: state.id, ...changes } }] : [];
+        Object.keys(changes).length > 0
+          ? [{ type: 'MilestoneChanged', data: { milestoneId: state.id, ...changes } }]
+          : [];
       if (d.closed === true && state.closedAt === null) {
         events.push({ type: 'MilestoneClosed', data: { milestoneId: state.id } });
       }

@@ -48,10 +48,12 @@ export const analyticsViews: readonly AnalyticsView[] = [
         'key',
         'The bug’s key as people say it (WEB-7): its project’s key and its number within the project; NULL for an old bug not yet numbered.',
       ),
+      col('milestone_id', 'The milestone it is planned into now (analytics.milestones.id), or NULL.'),
+      col('parent_id', 'The bug it is a sub-bug of (analytics.bugs.id), or NULL.'),
     ],
     query: `select b.id, b.number, b.dto->>'title', b.status, b.priority, b.severity, b.dto->>'module',
         b.reporter_id, b.created_at, (b.dto->>'dueDate')::timestamptz, c.entered_at, b.deleted, b.updated_at,
-        b.project_id, p.key, b.dto->>'key'
+        b.project_id, p.key, b.dto->>'key', b.milestone_id, b.parent_id
       from rm.bugs b
       left join rm.bug_intervals c
         on c.bug_id = b.id and c.field = 'status' and c.left_at is null and c.value = 'Closed'
@@ -125,6 +127,33 @@ export const analyticsViews: readonly AnalyticsView[] = [
       col('created_at', 'When it was created.'),
     ],
     query: 'select l.id, l.name, l.color, l.description, l.created_at from rm.labels l where not l.deleted',
+  },
+  {
+    name: 'milestones',
+    comment: 'One row per milestone that exists (issue 36): a project’s release, its dates, whether it is closed.',
+    columns: [
+      col('id', 'The milestone’s id.'),
+      col('project_id', 'Its project (analytics.projects.id).'),
+      col('name', 'Its name.'),
+      col('start_date', 'Its start date (a date), or NULL.'),
+      col('due_date', 'Its due date (a date), or NULL.'),
+      col('closed_at', 'When it was closed, or NULL while open.'),
+      col('created_at', 'When it was planned.'),
+    ],
+    query: `select m.id, m.project_id, m.name, m.start_date::date, m.due_date::date, m.closed_at, m.created_at
+      from rm.milestones m where not m.deleted`,
+  },
+  {
+    name: 'bug_relations',
+    comment:
+      'One row per relation between two bugs now, said one way: blocks (bug_id blocks other_bug_id), duplicate_of (bug_id is a duplicate of other_bug_id) or relates_to (once per pair).',
+    columns: [
+      col('bug_id', 'The bug (analytics.bugs.id).'),
+      col('type', 'blocks, duplicate_of or relates_to.'),
+      col('other_bug_id', 'The other bug (analytics.bugs.id).'),
+    ],
+    query: `select l.bug_id, l.type, l.other_id from rm.bug_links l
+      where l.type in ('blocks', 'duplicate_of') or (l.type = 'relates_to' and l.bug_id < l.other_id)`,
   },
   {
     name: 'bug_labels',

@@ -160,8 +160,9 @@ export const bugsProjection: Projection = {
   // 6: the open bugs with a due date have an index of their own (the due reminders' minute-ly look).
   // 7: archived bugs (a column, out of the counters).
   // 8: projects (issue 35): each bug's project and key, the projects' names, every key a bug has had.
-  // 9: labels, board ranks, relations and sub-bugs (issue 36).
-  version: 9,
+  // 9: labels and board ranks (issue 36).
+  // 10: relations, sub-bugs and milestones (issue 36).
+  version: 10,
   tables: ['bugs', 'bug_counters', 'bug_users', 'bug_projects', 'bug_keys', 'labels', 'bug_links'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
@@ -298,6 +299,7 @@ export const bugsProjection: Projection = {
     // 0b. Labels: the batch's last word on each; the bugs of one renamed, recoloured or deleted show it.
     const labels = new Map<string, StoredLabel>();
     const relabelledLabels = await foldLabels(db, schema, labels, labelEvents);
+    if (labelEvents.length > 0) topics.add('labels');
 
     // 0. Projects' keys and names: the batch's last word on each (its bugs show it), and which changed.
     const projects = new Map<string, ProjectLabel>();

@@ -15,7 +15,15 @@ export interface FlowBugsTable {
 }
 
 /** The fields whose every stay is kept: what flow metrics and `?asOf=` answers group and count by. */
-export const INTERVAL_FIELDS = ['status', 'severity', 'priority', 'module', 'assignee', 'project', 'milestone'] as const;
+export const INTERVAL_FIELDS = [
+  'status',
+  'severity',
+  'priority',
+  'module',
+  'assignee',
+  'project',
+  'milestone',
+] as const;
 export type IntervalField = (typeof INTERVAL_FIELDS)[number];
 
 /**

@@ -78,7 +78,10 @@ export const milestonesProjection: Projection = {
     for (const e of mine) {
       const id = e.data.milestoneId;
       const current = states.get(id) ?? { state: initialMilestoneState(), createdAt: e.metadata.occurredAt };
-      states.set(id, { ...current, state: evolveMilestone(current.state, e as unknown as MilestoneEvent & { metadata: typeof e.metadata }) });
+      states.set(id, {
+        ...current,
+        state: evolveMilestone(current.state, e as unknown as MilestoneEvent & { metadata: typeof e.metadata }),
+      });
     }
     const out = [...states.values()]
       .filter((x) => x.state.exists)

@@ -53,7 +53,9 @@ export async function findMilestone(db: Kysely<ReadModelDb>, id: string): Promis
 
 /** The first day of the milestone's burn-up: its start date, else the day it was made. */
 async function firstDay(db: Kysely<ReadModelDb>, id: string): Promise<string | null> {
-  const { rows } = await sql<{ day: string }>`select coalesce(start_date, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')) as day
+  const { rows } = await sql<{
+    day: string;
+  }>`select coalesce(start_date, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')) as day
     from ${rm('milestones')} where id = ${id}`.execute(db);
   return rows[0]?.day ?? null;
 }
@@ -71,7 +73,9 @@ export const BURNUP_DAYS_MAX = 731;
 export async function milestoneBurnup(db: Kysely<ReadModelDb>, id: string, lastDay: string): Promise<BurnupDay[]> {
   let first = await firstDay(db, id);
   if (!first || first > lastDay) return [];
-  const earliest = new Date(Date.parse(`${lastDay}T00:00:00Z`) - (BURNUP_DAYS_MAX - 1) * 86_400_000).toISOString().slice(0, 10);
+  const earliest = new Date(Date.parse(`${lastDay}T00:00:00Z`) - (BURNUP_DAYS_MAX - 1) * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
   if (first < earliest) first = earliest;
   const { rows } = await sql<{ date: string; scope: string; closed: string }>`
     with days as (

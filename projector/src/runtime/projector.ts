@@ -119,20 +119,23 @@ export class Projector {
     try {
       await client.query('select pg_advisory_lock($1)', [LEADER_LOCK + 1]);
       const existing = new Map((await this.readCheckpoints()).map((r) => [r.name, r]));
+      // New projections' tables first: a rebuild below reinstalls the analytics views, which may read them.
+      for (const projection of this.projections) {
+        if (existing.has(projection.name)) continue;
+        await this.db.transaction().execute(async (tx) => {
+          await projection.createTables(tx, READ_MODEL_SCHEMA);
+          await projection.createIndexes?.(tx, READ_MODEL_SCHEMA);
+          await tx
+            .withTables<ProjectorTables>()
+            .insertInto('projector.checkpoints')
+            .values({ name: projection.name, position: START, version: projection.version })
+            .execute();
+        });
+        this.logger.info('projection created', { projection: projection.name, version: projection.version });
+      }
       for (const projection of this.projections) {
         const row = existing.get(projection.name);
-        if (!row) {
-          await this.db.transaction().execute(async (tx) => {
-            await projection.createTables(tx, READ_MODEL_SCHEMA);
-            await projection.createIndexes?.(tx, READ_MODEL_SCHEMA);
-            await tx
-              .withTables<ProjectorTables>()
-              .insertInto('projector.checkpoints')
-              .values({ name: projection.name, position: START, version: projection.version })
-              .execute();
-          });
-          this.logger.info('projection created', { projection: projection.name, version: projection.version });
-        } else if (row.version !== projection.version) {
+        if (row && row.version !== projection.version) {
           this.logger.info('projection version changed; rebuilding', {
             projection: projection.name,
             from: row.version,

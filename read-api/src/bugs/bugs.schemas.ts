@@ -86,7 +86,9 @@ export const listQuery = z.object({
     .string()
     .max(100)
     .optional()
-    .describe('A milestone’s `_id`, or none for bugs in no milestone; several: comma-separated or repeated (a bug matches any)'),
+    .describe(
+      'A milestone’s `_id`, or none for bugs in no milestone; several: comma-separated or repeated (a bug matches any)',
+    ),
   archived: z
     .enum(['true', 'false'], { error: 'archived must be true or false' })
     .optional()

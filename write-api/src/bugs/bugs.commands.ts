@@ -34,6 +34,7 @@ import { z } from 'zod';
 import { type CommandAnswer, type CommandRequest, defineCommand } from '../command.js';
 import { idempotencyHeader, positionHeaders } from '../commands.openapi.js';
 import type { WriteApiDeps } from '../deps.js';
+import { writeBugMilestone } from '../milestones/milestones.commands.js';
 import { ProjectBugNumbers } from '../projects/project-bug-numbers.js';
 import { defaultProjectId, factsOf, loadProject, projectNamed } from '../projects/project-facts.js';
 import { ProjectRights } from '../projects/project-rights.js';
@@ -48,7 +49,6 @@ import {
   toChecklistEntries,
 } from './bug-input.js';
 import { BugNumbers } from './bug-numbers.js';
-import { writeBugMilestone } from '../milestones/milestones.commands.js';
 import { BugRanks } from './bug-ranks.js';
 import { openBlockersOf } from './bug-relations.js';
 
