@@ -29,6 +29,7 @@ import { Route as AdminCreateBugRouteImport } from './routes/admin/create-bug'
 import { Route as AdminDashboardRouteImport } from './routes/admin/dashboard'
 import { Route as AdminFlowRouteImport } from './routes/admin/flow'
 import { Route as AdminImportRouteImport } from './routes/admin/import'
+import { Route as AdminLabelsRouteImport } from './routes/admin/labels'
 import { Route as AdminUpdateBugRouteImport } from './routes/admin/update-bug'
 import { Route as AdminUsersRouteImport } from './routes/admin/users'
 import { Route as AdminWebhooksRouteImport } from './routes/admin/webhooks'
@@ -56,6 +57,7 @@ import { Route as AuditorBugsBugIdRouteImport } from './routes/auditor/bugs/$bug
 import { Route as DeveloperAssignedBugsIndexRouteImport } from './routes/developer/assigned-bugs/index'
 import { Route as DeveloperAssignedBugsBugIdRouteImport } from './routes/developer/assigned-bugs/$bugId'
 import { Route as ProjectsKeyIndexRouteImport } from './routes/projects/$key/index'
+import { Route as ProjectsKeyBoardRouteImport } from './routes/projects/$key/board'
 import { Route as ProjectsKeySettingsRouteImport } from './routes/projects/$key/settings'
 import { Route as TesterBugBugIdRouteImport } from './routes/tester/bug/$bugId'
 import { Route as TesterEditBugBugIdRouteImport } from './routes/tester/edit-bug/$bugId'
@@ -158,6 +160,11 @@ const AdminFlowRoute = AdminFlowRouteImport.update({
 const AdminImportRoute = AdminImportRouteImport.update({
   id: '/import',
   path: '/import',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminLabelsRoute = AdminLabelsRouteImport.update({
+  id: '/labels',
+  path: '/labels',
   getParentRoute: () => AdminRoute,
 } as any)
 const AdminUpdateBugRoute = AdminUpdateBugRouteImport.update({
@@ -297,6 +304,11 @@ const ProjectsKeyIndexRoute = ProjectsKeyIndexRouteImport.update({
   path: '/$key/',
   getParentRoute: () => ProjectsRoute,
 } as any)
+const ProjectsKeyBoardRoute = ProjectsKeyBoardRouteImport.update({
+  id: '/$key/board',
+  path: '/$key/board',
+  getParentRoute: () => ProjectsRoute,
+} as any)
 const ProjectsKeySettingsRoute = ProjectsKeySettingsRouteImport.update({
   id: '/$key/settings',
   path: '/$key/settings',
@@ -333,6 +345,7 @@ export interface FileRoutesByFullPath {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/flow': typeof AdminFlowRoute
   '/admin/import': typeof AdminImportRoute
+  '/admin/labels': typeof AdminLabelsRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
   '/admin/webhooks': typeof AdminWebhooksRoute
@@ -357,6 +370,7 @@ export interface FileRoutesByFullPath {
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
   '/auditor/bugs/$bugId': typeof AuditorBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
+  '/projects/$key/board': typeof ProjectsKeyBoardRoute
   '/projects/$key/settings': typeof ProjectsKeySettingsRoute
   '/tester/bug/$bugId': typeof TesterBugBugIdRoute
   '/tester/edit-bug/$bugId': typeof TesterEditBugBugIdRoute
@@ -379,6 +393,7 @@ export interface FileRoutesByTo {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/flow': typeof AdminFlowRoute
   '/admin/import': typeof AdminImportRoute
+  '/admin/labels': typeof AdminLabelsRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
   '/admin/webhooks': typeof AdminWebhooksRoute
@@ -403,6 +418,7 @@ export interface FileRoutesByTo {
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
   '/auditor/bugs/$bugId': typeof AuditorBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
+  '/projects/$key/board': typeof ProjectsKeyBoardRoute
   '/projects/$key/settings': typeof ProjectsKeySettingsRoute
   '/tester/bug/$bugId': typeof TesterBugBugIdRoute
   '/tester/edit-bug/$bugId': typeof TesterEditBugBugIdRoute
@@ -432,6 +448,7 @@ export interface FileRoutesById {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/flow': typeof AdminFlowRoute
   '/admin/import': typeof AdminImportRoute
+  '/admin/labels': typeof AdminLabelsRoute
   '/admin/update-bug': typeof AdminUpdateBugRoute
   '/admin/users': typeof AdminUsersRoute
   '/admin/webhooks': typeof AdminWebhooksRoute
@@ -456,6 +473,7 @@ export interface FileRoutesById {
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
   '/auditor/bugs/$bugId': typeof AuditorBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
+  '/projects/$key/board': typeof ProjectsKeyBoardRoute
   '/projects/$key/settings': typeof ProjectsKeySettingsRoute
   '/tester/bug/$bugId': typeof TesterBugBugIdRoute
   '/tester/edit-bug/$bugId': typeof TesterEditBugBugIdRoute
@@ -486,6 +504,7 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/flow'
     | '/admin/import'
+    | '/admin/labels'
     | '/admin/update-bug'
     | '/admin/users'
     | '/admin/webhooks'
@@ -510,6 +529,7 @@ export interface FileRouteTypes {
     | '/admin/bugs/$bugId'
     | '/auditor/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
+    | '/projects/$key/board'
     | '/projects/$key/settings'
     | '/tester/bug/$bugId'
     | '/tester/edit-bug/$bugId'
@@ -532,6 +552,7 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/flow'
     | '/admin/import'
+    | '/admin/labels'
     | '/admin/update-bug'
     | '/admin/users'
     | '/admin/webhooks'
@@ -556,6 +577,7 @@ export interface FileRouteTypes {
     | '/admin/bugs/$bugId'
     | '/auditor/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
+    | '/projects/$key/board'
     | '/projects/$key/settings'
     | '/tester/bug/$bugId'
     | '/tester/edit-bug/$bugId'
@@ -584,6 +606,7 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/flow'
     | '/admin/import'
+    | '/admin/labels'
     | '/admin/update-bug'
     | '/admin/users'
     | '/admin/webhooks'
@@ -608,6 +631,7 @@ export interface FileRouteTypes {
     | '/admin/bugs/$bugId'
     | '/auditor/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
+    | '/projects/$key/board'
     | '/projects/$key/settings'
     | '/tester/bug/$bugId'
     | '/tester/edit-bug/$bugId'
@@ -775,6 +799,13 @@ declare module '@tanstack/react-router' {
       path: '/import'
       fullPath: '/admin/import'
       preLoaderRoute: typeof AdminImportRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/labels': {
+      id: '/admin/labels'
+      path: '/labels'
+      fullPath: '/admin/labels'
+      preLoaderRoute: typeof AdminLabelsRouteImport
       parentRoute: typeof AdminRoute
     }
     '/admin/update-bug': {
@@ -966,6 +997,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsKeyIndexRouteImport
       parentRoute: typeof ProjectsRoute
     }
+    '/projects/$key/board': {
+      id: '/projects/$key/board'
+      path: '/$key/board'
+      fullPath: '/projects/$key/board'
+      preLoaderRoute: typeof ProjectsKeyBoardRouteImport
+      parentRoute: typeof ProjectsRoute
+    }
     '/projects/$key/settings': {
       id: '/projects/$key/settings'
       path: '/$key/settings'
@@ -996,6 +1034,7 @@ interface AdminRouteChildren {
   AdminDashboardRoute: typeof AdminDashboardRoute
   AdminFlowRoute: typeof AdminFlowRoute
   AdminImportRoute: typeof AdminImportRoute
+  AdminLabelsRoute: typeof AdminLabelsRoute
   AdminUpdateBugRoute: typeof AdminUpdateBugRoute
   AdminUsersRoute: typeof AdminUsersRoute
   AdminWebhooksRoute: typeof AdminWebhooksRoute
@@ -1010,6 +1049,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminDashboardRoute: AdminDashboardRoute,
   AdminFlowRoute: AdminFlowRoute,
   AdminImportRoute: AdminImportRoute,
+  AdminLabelsRoute: AdminLabelsRoute,
   AdminUpdateBugRoute: AdminUpdateBugRoute,
   AdminUsersRoute: AdminUsersRoute,
   AdminWebhooksRoute: AdminWebhooksRoute,
@@ -1076,12 +1116,14 @@ const ProfileRouteWithChildren =
 
 interface ProjectsRouteChildren {
   ProjectsIndexRoute: typeof ProjectsIndexRoute
+  ProjectsKeyBoardRoute: typeof ProjectsKeyBoardRoute
   ProjectsKeySettingsRoute: typeof ProjectsKeySettingsRoute
   ProjectsKeyIndexRoute: typeof ProjectsKeyIndexRoute
 }
 
 const ProjectsRouteChildren: ProjectsRouteChildren = {
   ProjectsIndexRoute: ProjectsIndexRoute,
+  ProjectsKeyBoardRoute: ProjectsKeyBoardRoute,
   ProjectsKeySettingsRoute: ProjectsKeySettingsRoute,
   ProjectsKeyIndexRoute: ProjectsKeyIndexRoute,
 }

@@ -2,6 +2,7 @@ import { CalendarClock, Layers, Trash2 } from 'lucide-react';
 import { assigneeNames, bugModule, bugName, bugTitle, formatDate } from '../lib/format';
 import type { Bug, Role } from '../lib/types';
 import { isOverdue } from './bug-list/list-search';
+import { LabelChips } from './labels/label-chip';
 import { AvatarStack } from './ui/avatar';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 
@@ -52,6 +53,7 @@ export function BugCard({
         <PriorityBadge priority={bug.priority} />
         <SeverityBadge severity={bug.severity} />
       </div>
+      <LabelChips labels={bug.labels} max={4} className="mt-2" />
       <div className="mt-4 flex items-center justify-between gap-3 border-t border-slate-100 pt-4 text-xs text-slate-500">
         <div className="flex min-w-0 flex-col gap-1">
           <span className="flex min-w-0 items-center gap-1.5 wrap-anywhere">

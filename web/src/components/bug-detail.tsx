@@ -5,6 +5,7 @@ import type { Bug, Role } from '../lib/types';
 import { AsOfBug } from './bug-activity/as-of-bug';
 import { BugDetailSidebar } from './bug-detail-sidebar';
 import { BugNames } from './bug-names';
+import { BugLabels } from './labels/bug-labels';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 import { Card, CardHeader } from './ui/card';
 import { cx } from './ui/cx';
@@ -78,6 +79,7 @@ export function BugDetail(props: BugDetailProps) {
       {(bug, isPast) => (
         <BugDetailBody
           {...props}
+          isPast={isPast}
           bug={bug}
           actions={isPast ? undefined : props.actions}
           onToggleItem={isPast ? undefined : props.onToggleItem}
@@ -87,7 +89,14 @@ export function BugDetail(props: BugDetailProps) {
   );
 }
 
-function BugDetailBody({ bug, viewAs, actions, showCompletion, onToggleItem }: BugDetailProps) {
+function BugDetailBody({
+  bug,
+  viewAs,
+  actions,
+  showCompletion,
+  onToggleItem,
+  isPast,
+}: BugDetailProps & { isPast: boolean }) {
   const percent = checklistProgress(bug.checklist);
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
@@ -104,6 +113,7 @@ function BugDetailBody({ bug, viewAs, actions, showCompletion, onToggleItem }: B
                 <PriorityBadge priority={bug.priority} />
                 <SeverityBadge severity={bug.severity} />
               </div>
+              <BugLabels bug={bug} isEditable={!isPast && viewAs !== 'auditor'} className="mt-3" />
             </div>
             {actions ? <div className="flex min-w-0 flex-wrap gap-2 sm:max-w-sm sm:justify-end">{actions}</div> : null}
           </div>

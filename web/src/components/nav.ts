@@ -9,6 +9,7 @@ import {
   type LucideIcon,
   MessageSquare,
   RefreshCw,
+  Tag,
   Users,
   Webhook,
 } from 'lucide-react';
@@ -24,6 +25,7 @@ export const navByRole: Record<Role, NavEntry[]> = {
     { to: '/admin/bugs', label: 'Manage Bugs', icon: Bug },
     { to: '/admin/users', label: 'Team Members', icon: Users },
     { to: '/admin/chats', label: 'Chats', icon: MessageSquare },
+    { to: '/admin/labels', label: 'Labels', icon: Tag },
     { to: '/admin/webhooks', label: 'Webhooks', icon: Webhook },
     { to: '/admin/import', label: 'Import', icon: Import },
   ],

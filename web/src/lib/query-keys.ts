@@ -18,6 +18,9 @@ export const queryKeys = {
     list: (endpoint: string, params: Record<string, string>) => ['bugs', 'list', endpoint, params] as const,
     search: (q: string) => ['bugs', 'search', q] as const,
     allViewable: ['bugs', 'all-viewable'] as const,
+    /** A project's board (api.md "Board"): under `bugs` so every bug change refreshes it. */
+    board: (projectKey: string, params: Record<string, string>) => ['bugs', 'board', projectKey, params] as const,
+    boards: ['bugs', 'board'] as const,
   },
   dashboard: {
     all: ['dashboard'] as const,
@@ -60,6 +63,8 @@ export const queryKeys = {
     all: ['webhooks'] as const,
     deliveries: (id: string) => ['webhooks', id, 'deliveries'] as const,
   },
+  /** Labels (api.md "Labels"): the list admins manage and everyone picks from. */
+  labels: { all: ['labels'] as const },
   audit: { verify: ['audit', 'verify'] as const },
   triage: {
     suggestions: (title: string, description: string) => ['triage-suggestions', title, description] as const,

@@ -8,7 +8,7 @@ const refreshedLive = (key: readonly unknown[], topics: string[]) =>
   topics.some((topic) => queryKeysForTopic(topic).some((prefix) => partialMatchKey(key, prefix)));
 
 describe('query keys (ADR 004)', () => {
-  const topics = ['bug:b1', 'bugs', 'user:u1', 'chat:c1', 'notifications:u1', 'project:p1'];
+  const topics = ['bug:b1', 'bugs', 'user:u1', 'chat:c1', 'notifications:u1', 'project:p1', 'label:l1'];
 
   it('puts every read of a live read model under a prefix its topic refreshes', () => {
     const live = [
@@ -20,6 +20,8 @@ describe('query keys (ADR 004)', () => {
       queryKeys.bugs.list('/api/bugs', { status: 'Open' }),
       queryKeys.bugs.search('crash'),
       queryKeys.bugs.allViewable,
+      queryKeys.bugs.board('WEB', { priority: 'High' }),
+      queryKeys.labels.all,
       queryKeys.dashboard.role('admin'),
       queryKeys.dashboard.flow('metrics', { from: 'x' }),
       queryKeys.dashboard.auditActivity,
@@ -36,6 +38,11 @@ describe('query keys (ADR 004)', () => {
       queryKeys.projects.detail('WEB'),
     ];
     expect(live.filter((key) => !refreshedLive(key, topics))).toEqual([]);
+  });
+
+  it('refreshes every board on any bug change, and bug chips on a label change', () => {
+    expect(refreshedLive(queryKeys.bugs.board('WEB', {}), ['bug:b1'])).toBe(true);
+    expect(refreshedLive(queryKeys.bugs.list('/api/bugs', {}), ['label:l1'])).toBe(true);
   });
 
   it("leaves another bug's and another chat's reads alone", () => {

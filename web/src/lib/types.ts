@@ -33,6 +33,11 @@ export type TeamMember = User & {
 
 export type Bug = BugDto;
 
+/** A label as a bug carries it (api.md "Labels"): `color` is `#rrggbb`. */
+export type LabelRef = BugDto['labels'][number];
+/** A label as `GET /api/labels` answers it. */
+export type Label = LabelRef & { description: string };
+
 export type ChecklistItem = BugDto['checklist'][number];
 
 export type StatusSummary = {

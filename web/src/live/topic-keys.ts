@@ -33,6 +33,10 @@ export function queryKeysForTopic(topic: string): QueryKey[] {
     case 'project':
     case 'projects':
       return [queryKeys.projects.all];
+    // A label renamed, recoloured or deleted changes the chips every bug answer carries.
+    case 'label':
+    case 'labels':
+      return [queryKeys.labels.all, queryKeys.bugs.all];
     default:
       return [];
   }

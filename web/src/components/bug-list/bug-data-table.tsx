@@ -3,6 +3,7 @@ import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import type { RefObject } from 'react';
 import { assigneeNames, bugName, bugTitle, formatTableDate } from '../../lib/format';
 import type { Bug, Role } from '../../lib/types';
+import { LabelChips } from '../labels/label-chip';
 import { PriorityBadge, SeverityBadge, StatusBadge } from '../ui/badge';
 import { cx } from '../ui/cx';
 import { isOverdue, nextSort, type SortColumn } from './list-search';
@@ -154,7 +155,14 @@ export function BugDataTable({
                 ) : null}
                 <td className="px-3 py-2 font-mono text-xs text-slate-600 tabular-nums">{bugName(bug) || '—'}</td>
                 <td className="truncate px-3 py-2 font-medium text-slate-900" title={bugTitle(bug)}>
-                  {bugTitle(bug)}
+                  {bug.labels?.length ? (
+                    <span className="flex min-w-0 items-center gap-2">
+                      <span className="min-w-0 truncate">{bugTitle(bug)}</span>
+                      <LabelChips labels={bug.labels} max={2} className="shrink-0 flex-nowrap" />
+                    </span>
+                  ) : (
+                    bugTitle(bug)
+                  )}
                 </td>
                 <td className="px-3 py-2">
                   <StatusBadge status={bug.status} viewAs={viewAs} />

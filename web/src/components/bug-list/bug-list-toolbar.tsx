@@ -3,6 +3,7 @@ import { Bookmark, LayoutGrid, Search, Table2, X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { teamQuery } from '../../lib/queries';
 import { useUrlText } from '../../lib/use-url-text';
+import { LabelFilter } from '../labels/label-filter';
 import { Button } from '../ui/button';
 import { cx } from '../ui/cx';
 import { controlClass } from '../ui/field';
@@ -140,6 +141,7 @@ export function BugListToolbar({
             ['Minor', 'Minor'],
           ]}
         />
+        <LabelFilter value={search.label} onChange={(v) => onChange({ label: v })} />
         {showAssignee ? (
           <MultiFilter
             label="Assignee"

@@ -2,7 +2,7 @@ import { infiniteQueryOptions, keepPreviousData, type QueryClient } from '@tanst
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import type { BugPage } from '../../lib/types';
-import { type ListSearch, listApiParams } from './list-search';
+import { type ListSearch, listApiParams, listQueryString } from './list-search';
 
 // Rows are windowed (use-virtual-rows): a page is what the API gives at most, so End loads few pages.
 export const LIST_PAGE_SIZE = 100;
@@ -17,7 +17,7 @@ export const bugListPagesQuery = (endpoint: ListEndpoint, params: Record<string,
   infiniteQueryOptions({
     queryKey: queryKeys.bugs.list(endpoint, params),
     queryFn: ({ pageParam, signal }) => {
-      const search = new URLSearchParams({ ...params, limit: String(LIST_PAGE_SIZE) });
+      const search = listQueryString({ ...params, limit: String(LIST_PAGE_SIZE) });
       if (pageParam) search.set('cursor', pageParam);
       return api<BugPage>(`${endpoint}?${search}`, { signal });
     },

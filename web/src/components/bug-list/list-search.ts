@@ -36,6 +36,8 @@ export type ListSearch = {
   archived?: true;
   /** Projects by key (or id), comma-separated (api.md "Projects": lists and saved views take `project`). */
   project?: string;
+  /** Labels by id (or name), comma-separated; the API gets one `label` each, and all must match (api.md "Labels"). */
+  label?: string;
 };
 
 const words = (value: unknown, allowed: readonly string[]): string | undefined => {
@@ -56,6 +58,19 @@ const id = (value: unknown) => {
   return text && /^[\w-]+(,[\w-]+)*$/.test(text) ? [...new Set(text.split(','))].join(',') : undefined;
 };
 
+/**
+ * Labels: our links write them comma-separated; a hand-written `?label=a&label=b` (which the
+ * router reads as a list) counts too. A name may hold spaces, not commas.
+ */
+export const labelList = (value: unknown): string | undefined => {
+  const parts = (Array.isArray(value) ? value : [value])
+    .filter((v): v is string => typeof v === 'string')
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim().slice(0, 100))
+    .filter(Boolean);
+  return parts.length > 0 ? [...new Set(parts)].slice(0, 20).join(',') : undefined;
+};
+
 /** The list part of a page's search params; unknown or malformed values are dropped. */
 export function listSearchFrom(search: Record<string, unknown>): ListSearch {
   const sort = pickText(search.sort, 20);
@@ -72,6 +87,7 @@ export function listSearchFrom(search: Record<string, unknown>): ListSearch {
     // The router reads `?archived=true` as JSON (a boolean); a hand-written 'true' counts too.
     archived: search.archived === true || search.archived === 'true' ? true : undefined,
     project: projectKeys(search.project),
+    label: labelList(search.label),
   };
   return Object.fromEntries(Object.entries(result).filter(([, v]) => v !== undefined)) as ListSearch;
 }
@@ -87,6 +103,7 @@ export const filterKeys = [
   'due',
   'archived',
   'project',
+  'label',
 ] as const;
 
 /** The API's query for a list (view is the page's alone). */
@@ -99,9 +116,19 @@ export function listApiParams(search: ListSearch & { status?: string | undefined
   return params;
 }
 
+/** The query string of a list's API params: each label its own `label` (all must match). */
+export function listQueryString(params: Record<string, string>): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (key === 'label') for (const label of value.split(',')) query.append('label', label);
+    else query.set(key, value);
+  }
+  return query;
+}
+
 /** The xlsx export of the list as it shows: the same filters, search and order (issue 40). */
 export function bugExportPath(params: Record<string, string>): string {
-  const query = new URLSearchParams(params).toString();
+  const query = listQueryString(params).toString();
   return query ? `/api/reports/export/bugs?${query}` : '/api/reports/export/bugs';
 }
 

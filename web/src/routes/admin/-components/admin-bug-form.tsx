@@ -41,12 +41,15 @@ export function AdminBugForm({
   ownSaves,
   onReloaded,
   actions,
+  labels,
 }: {
   bug: Bug;
   ownSaves: ReadonlyMap<number, number>;
   onReloaded: () => void;
   /** Beside the heading: what the page does to the bug as a whole (archive). */
   actions?: ReactNode;
+  /** Under the title: the bug's labels and their picker. */
+  labels?: ReactNode;
 }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -137,7 +140,7 @@ export function AdminBugForm({
 
   return (
     <form onSubmit={submit} noValidate>
-      <AdminBugHeading bug={bug} actions={actions} />
+      <AdminBugHeading bug={bug} actions={actions} labels={labels} />
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-3">
         <Card className="grid content-start gap-5 p-6 lg:col-span-2">
           <TitleField {...fields} />

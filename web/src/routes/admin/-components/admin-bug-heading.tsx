@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { BugNames } from '../../../components/bug-names';
+import { BugLabels } from '../../../components/labels/bug-labels';
 import { formatDate, reporterName } from '../../../lib/format';
 import type { Bug } from '../../../lib/types';
 
@@ -10,7 +11,7 @@ import type { Bug } from '../../../lib/types';
  * reporter (the page's heading), what the page does to the bug as a whole, and the form's
  * own heading.
  */
-export function AdminBugHeading({ bug, actions }: { bug: Bug; actions?: ReactNode }) {
+export function AdminBugHeading({ bug, actions, labels }: { bug: Bug; actions?: ReactNode; labels?: ReactNode }) {
   return (
     <>
       <Link
@@ -30,6 +31,7 @@ export function AdminBugHeading({ bug, actions }: { bug: Bug; actions?: ReactNod
             <p className="text-sm text-slate-500">
               Reported by {reporterName(bug.createdBy)} on {formatDate(bug.createdAt)}
             </p>
+            {labels ?? <BugLabels bug={bug} className="mt-2" />}
           </div>
           {actions}
         </div>

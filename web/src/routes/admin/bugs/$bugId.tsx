@@ -9,8 +9,9 @@ import { BugComments } from '../../../components/bug-comments/bug-comments';
 import { BugDetail } from '../../../components/bug-detail';
 import { BugDetailSkeleton } from '../../../components/bug-detail-skeleton';
 import { BugLoadError, bugLoadFailure, useLoadedBug } from '../../../components/bug-load-state';
+import { BugLabels } from '../../../components/labels/bug-labels';
 import { bugQuery } from '../../../lib/queries';
-import { AdminBugExtras, type OwnSave } from '../-components/admin-bug-extras';
+import { AdminBugExtras, type OwnSave, savedFrom } from '../-components/admin-bug-extras';
 import { AdminBugForm } from '../-components/admin-bug-form';
 import { ArchiveBugControl } from '../-components/archive-bug';
 
@@ -69,6 +70,7 @@ function AdminBugPage() {
             ownSaves={ownSaves}
             onReloaded={() => setReloads((n) => n + 1)}
             actions={<ArchiveBugControl bug={bug} onSaved={onOwnSave} />}
+            labels={<BugLabels bug={bug} className="mt-2" onSaved={savedFrom(bug, onOwnSave)} />}
           />
           <AdminBugExtras bug={bug} onSaved={onOwnSave} />
           <BugCode bug={bug} className="mt-6" />

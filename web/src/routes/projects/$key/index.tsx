@@ -12,6 +12,7 @@ import { projectQuery } from '../../../lib/projects';
 import { compact, pickOne } from '../../../lib/search';
 import { ProjectBadges, ProjectKey } from '../-components/project-badges';
 import { ProjectUnavailable } from '../-components/project-unavailable';
+import { ProjectViews } from '../-components/project-views';
 
 const scopes = ['all', 'triage'] as const;
 
@@ -77,6 +78,7 @@ function ProjectPage() {
           </>
         }
       />
+      <ProjectViews projectKey={p.key} current="list" />
       {isTeam ? (
         <div className="mb-6">
           <Tabs

@@ -1,0 +1,92 @@
+import { keepPreviousData, type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { listQueryString } from '../../../../components/bug-list/list-search';
+import { api, messageOf } from '../../../../lib/api';
+import { notify } from '../../../../lib/notify';
+import { queryKeys } from '../../../../lib/query-keys';
+import type { Bug, BugStatus } from '../../../../lib/types';
+import { type Board, type BoardMove, isBoard, placeBug, settleBug } from './board-model';
+
+/** Cards per column: the first ones in rank order; the column's count says how many there are in all. */
+export const BOARD_LIMIT = 50;
+
+/**
+ * A project's board with the list's filters (api.md "Board"). Its key starts with `bugs`, so the
+ * live stream refreshes it on every bug change: other viewers see a move at once.
+ */
+export const boardQuery = (projectKey: string, params: Record<string, string>) =>
+  queryOptions({
+    queryKey: queryKeys.bugs.board(projectKey, params),
+    queryFn: ({ signal }) => {
+      const query = listQueryString({ ...params, limit: String(BOARD_LIMIT) });
+      return api<Board>(`/api/projects/${encodeURIComponent(projectKey)}/board?${query}`, { signal });
+    },
+    placeholderData: keepPreviousData,
+  });
+
+/** The key of every board move, so the page can lay the ones still being sent over a fresher answer. */
+export const boardMoveKey = ['board-move'] as const;
+
+export type MoveRequest = { move: BoardMove; from: BugStatus; saved: [readonly unknown[], unknown][] };
+
+/**
+ * Shows a move on every cached board at once, before anything is sent: a fetch under way is
+ * cancelled first (it would bring the old order back). Answers what to put back if it is refused.
+ */
+export function showMove(client: QueryClient, move: BoardMove): MoveRequest['saved'] {
+  void client.cancelQueries({ queryKey: queryKeys.bugs.boards });
+  const saved = client.getQueriesData({ queryKey: queryKeys.bugs.boards });
+  client.setQueriesData<Board>({ queryKey: queryKeys.bugs.boards }, (board) =>
+    isBoard(board) ? placeBug(board, move) : board,
+  );
+  return saved;
+}
+
+/**
+ * Sends a move the board already shows (showMove): the status when the column changes, then the
+ * place among its neighbours. A refusal puts the cards back and says the server's words.
+ */
+export function useMoveBug() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationKey: boardMoveKey,
+    // One after the other: a move's neighbours are the board as the moves before it left it.
+    scope: { id: 'board-moves' },
+    mutationFn: async ({ move, from }: MoveRequest) => {
+      const at = `/api/bugs/${encodeURIComponent(move.bugId)}`;
+      let bug: Bug | undefined;
+      if (move.status !== from) {
+        const answer = await api<{ bug?: Bug }>(`${at}/status`, {
+          method: 'PUT',
+          body: { status: move.status },
+          offline: 'fail',
+        });
+        bug = answer?.bug;
+      }
+      if (move.before || move.after) {
+        const answer = await api<{ bug?: Bug }>(`${at}/rank`, {
+          method: 'PUT',
+          body: { ...(move.before ? { before: move.before } : {}), ...(move.after ? { after: move.after } : {}) },
+          offline: 'fail',
+        });
+        bug = answer?.bug ?? bug;
+      }
+      return bug;
+    },
+    onError: (error, { saved }) => {
+      for (const [key, data] of saved) client.setQueryData(key, data);
+      notify.error(messageOf(error, 'Could not move the bug'));
+    },
+    onSuccess: (bug) => {
+      if (!bug) return;
+      client.setQueriesData<Board>({ queryKey: queryKeys.bugs.boards }, (board) =>
+        isBoard(board) ? settleBug(board, bug) : board,
+      );
+      client.setQueryData(queryKeys.bug.detail(bug._id), bug);
+    },
+    onSettled: (_bug, _error, { move }) => {
+      void client.invalidateQueries({ queryKey: queryKeys.bugs.all });
+      void client.invalidateQueries({ queryKey: queryKeys.bug.detail(move.bugId) });
+      void client.invalidateQueries({ queryKey: queryKeys.dashboard.all });
+    },
+  });
+}
