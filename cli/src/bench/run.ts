@@ -6,6 +6,7 @@ import pg from 'pg';
 import { startThrowawayCluster } from '../embedded-db.js';
 import { analyticsSuite } from './analytics.js';
 import { auditSuite } from './audit.js';
+import { boardSuite } from './board.js';
 import { bugsReadSuite, fillStore } from './bugs.js';
 import { bundleSuite } from './bundle.js';
 import { eventStoreSuite } from './eventstore.js';
@@ -28,6 +29,7 @@ const suites = (root: string): BenchSuite[] => [
   triageSuite(root),
   webhooksSuite,
   importSuite(root),
+  boardSuite(root),
   bundleSuite(root),
 ];
 
