@@ -118,11 +118,21 @@ export async function answerBug(
   message: string,
   handled: Handled<BugState>,
   status: 200 | 201,
-  { reader, known, project }: { reader: Actor; known?: ReadonlyMap<string, UserRef>; project?: ProjectState },
+  {
+    reader,
+    known,
+    project,
+    flat,
+  }: { reader: Actor; known?: ReadonlyMap<string, UserRef>; project?: ProjectState; flat?: boolean },
 ): Promise<CommandAnswer> {
   const bug = await bugAnswer(deps, handled.state as ReportedBug, handled.revision, { reader, known, project });
-  return { status, headers: { ETag: `"${handled.revision}"` }, body: { message, bug } };
+  // api.md's newer bug commands answer "the bug": its fields at the top, and `message` and `bug` as the others.
+  const body = flat ? { ...bug, message, bug } : { message, bug };
+  return { status, headers: { ETag: `"${handled.revision}"` }, body };
 }
+
+/** The answer of a command that answers "the bug" (api.md "The third surface"). */
+export const flatAnswerSchema = bugDtoSchema.extend({ message: z.string(), bug: bugDtoSchema });
 
 /**
  * With `If-Match` the version is pinned (stale: 409 with the domain's message; what only touched

@@ -46,8 +46,8 @@ import { BugRelations } from './bug-relations.js';
 import {
   answerBug,
   answerHeaders,
-  answerSchema,
   bugParams,
+  flatAnswerSchema,
   ifMatch,
   pinnedOr,
   refusals,
@@ -85,9 +85,10 @@ export const setBugLabels = defineCommand({
     ...pinnedOr({ retryOnConflict: true })(request),
     alongside: (tx, { state }) => writeBugLabels(tx, state),
   }),
-  answer: (handled, { actor }, _command, deps) => answerBug(deps, 'Labels updated', handled, 200, { reader: actor }),
+  answer: (handled, { actor }, _command, deps) =>
+    answerBug(deps, 'Labels updated', handled, 200, { reader: actor, flat: true }),
   responses: {
-    200: { description: 'Its labels now', schema: answerSchema, headers: answerHeaders },
+    200: { description: 'Its labels now', schema: flatAnswerSchema, headers: answerHeaders },
     400: invalidAnswer,
     ...refusals,
   },
@@ -169,9 +170,10 @@ export const rankBug = defineCommand({
     ...pinnedOr({})(request),
     alongside: (tx, { state }) => BugRanks.write(tx, state),
   }),
-  answer: (handled, { actor }, _command, deps) => answerBug(deps, 'Bug moved', handled, 200, { reader: actor }),
+  answer: (handled, { actor }, _command, deps) =>
+    answerBug(deps, 'Bug moved', handled, 200, { reader: actor, flat: true }),
   responses: {
-    200: { description: 'Placed', schema: answerSchema, headers: answerHeaders },
+    200: { description: 'Placed', schema: flatAnswerSchema, headers: answerHeaders },
     400: invalidAnswer,
     403: forbiddenAnswer,
     404: notFoundAnswer,
@@ -239,10 +241,10 @@ export const addRelation = defineCommand({
   },
   policy: linkPolicy,
   answer: (handled, { actor }, _command, deps) =>
-    answerBug(deps, 'Relation added', handled, handled.newEvents.length > 0 ? 201 : 200, { reader: actor }),
+    answerBug(deps, 'Relation added', handled, handled.newEvents.length > 0 ? 201 : 200, { reader: actor, flat: true }),
   responses: {
-    201: { description: 'Related', schema: answerSchema, headers: answerHeaders },
-    200: { description: 'Related so already: nothing changed', schema: answerSchema, headers: answerHeaders },
+    201: { description: 'Related', schema: flatAnswerSchema, headers: answerHeaders },
+    200: { description: 'Related so already: nothing changed', schema: flatAnswerSchema, headers: answerHeaders },
     ...relationAnswers,
   },
 });
@@ -279,9 +281,10 @@ export const removeRelation = defineCommand({
     };
   },
   policy: linkPolicy,
-  answer: (handled, { actor }, _command, deps) => answerBug(deps, 'Relation removed', handled, 200, { reader: actor }),
+  answer: (handled, { actor }, _command, deps) =>
+    answerBug(deps, 'Relation removed', handled, 200, { reader: actor, flat: true }),
   responses: {
-    200: { description: 'Removed', schema: answerSchema, headers: answerHeaders },
+    200: { description: 'Removed', schema: flatAnswerSchema, headers: answerHeaders },
     ...relationAnswers,
     404: errorAnswer(`"${bugMessages.notFound}", or "${relationMessages.relationNotFound}"`),
   },
@@ -312,9 +315,10 @@ export const setParent = defineCommand({
     return { type: 'SetParent', data: { bugId: params.id, parentId, parent, wouldCycle } };
   },
   policy: linkPolicy,
-  answer: (handled, { actor }, _command, deps) => answerBug(deps, 'Parent set', handled, 200, { reader: actor }),
+  answer: (handled, { actor }, _command, deps) =>
+    answerBug(deps, 'Parent set', handled, 200, { reader: actor, flat: true }),
   responses: {
-    200: { description: 'Its parent now', schema: answerSchema, headers: answerHeaders },
+    200: { description: 'Its parent now', schema: flatAnswerSchema, headers: answerHeaders },
     ...relationAnswers,
   },
 });
@@ -343,9 +347,10 @@ export const setBugMilestone = defineCommand({
     ...pinnedOr({ retryOnConflict: true })(request),
     alongside: (tx, { state }) => writeBugMilestone(tx, state),
   }),
-  answer: (handled, { actor }, _command, deps) => answerBug(deps, 'Milestone set', handled, 200, { reader: actor }),
+  answer: (handled, { actor }, _command, deps) =>
+    answerBug(deps, 'Milestone set', handled, 200, { reader: actor, flat: true }),
   responses: {
-    200: { description: 'Its milestone now', schema: answerSchema, headers: answerHeaders },
+    200: { description: 'Its milestone now', schema: flatAnswerSchema, headers: answerHeaders },
     400: invalidAnswer,
     ...refusals,
     404: errorAnswer(`"${bugMessages.notFound}", or "${milestoneMessages.notFound}"`),

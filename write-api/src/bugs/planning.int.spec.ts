@@ -98,6 +98,9 @@ describe('labels and the board’s order', () => {
       { _id: labels.ui!._id, name: 'ui', color: '#1d76db' },
       { _id: labels.regression!._id, name: 'regression', color: '#b60205' },
     ]);
+    // "200 the bug": its fields at the top of the answer too.
+    expect(set.body.labels).toEqual(set.body.bug.labels);
+    expect(set.body._id).toBe(a._id);
     const byDev = await api.put(
       `/api/bugs/${b._id}/labels`,
       { labelIds: [labels.ui!._id, labels.Doomed!._id] },
