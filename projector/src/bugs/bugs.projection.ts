@@ -406,6 +406,8 @@ export const bugsProjection: Projection = {
     }
     const showing = await bugsShowing(db, schema, [...new Set([...bugIds, ...ends])], parents, relabelled);
     const toLoad = [...new Set([...ends, ...showing])].filter((id) => !entries.has(id));
+    // Written again only because they show another bug: a change there is news to those who see that bug.
+    const showingOnly = new Set(toLoad);
     if (toLoad.length > 0) {
       const { rows } =
         await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids from ${t(schema, 'bugs')}
@@ -449,6 +451,11 @@ export const bugsProjection: Projection = {
     const fresh: BugRow[] = [];
     const known: BugRow[] = [];
     const touchedProjects = new Set<string>();
+    const causes = new Set<string>(relabelled);
+    for (const entry of entries.values()) {
+      if (!entry.changed) continue;
+      for (const projectId of [...projectsOf(entry.before), ...projectsOf(entry.state)]) causes.add(projectId);
+    }
     const deltas = new Map<string, number>();
     const bump = (keys: string[], by: number) => {
       for (const k of keys) deltas.set(k, (deltas.get(k) ?? 0) + by);
@@ -483,7 +490,9 @@ export const bugsProjection: Projection = {
         if (counted(entry.before)) bump(counterKeys(entry.before), -1);
         if (counted(s)) bump(counterKeys(s), +1);
       }
-      const inProjects = [...projectsOf(entry.before), s.projectId];
+      // A bug that only shows a changed one: its topic names the changed bugs' projects, so one who
+      // cannot see them hears nothing (their answer of this bug did not change: the link is left out).
+      const inProjects = showingOnly.has(s.id) ? [...causes] : [...projectsOf(entry.before), s.projectId];
       topics.add(bugTopic(s.id, [...audienceOf(entry.before), ...audienceOf(s)], inProjects));
       for (const projectId of inProjects) touchedProjects.add(projectId);
     }

@@ -47,6 +47,7 @@ describe('a private project’s bug, through every read operation and the live s
   let sec: { _id: string; key: string };
   let bug: { _id: string; number: number; key: string };
   let fileId: string;
+  let milestoneId: string;
   let publicBugId: string;
   const streams = new Map<Actor, SseReader>();
   const before = new Map<string, HttpAnswer>();
@@ -64,6 +65,7 @@ describe('a private project’s bug, through every read operation and the live s
       .replace('{n}', String(bug.number))
       .replace('{key}', bug.key)
       .replace('{idOrKey}', sec._id)
+      .replace('/api/milestones/{id}', `/api/milestones/${milestoneId}`)
       // Admins' own objects, refused to everyone else at the door.
       .replace('/api/webhooks/{id}', '/api/webhooks/00000000-0000-4000-8000-000000000000');
     if (filled.includes('{')) throw new Error(`${method} ${template}: a path parameter was left unfilled`);
@@ -119,6 +121,7 @@ describe('a private project’s bug, through every read operation and the live s
     const placeholders = { _id: 'x', number: 999_999, key: 'SEC-999' };
     bug = placeholders;
     fileId = 'x';
+    milestoneId = 'x';
     for (const [template, item] of Object.entries(doc.body.paths as Record<string, Record<string, unknown>>)) {
       for (const method of Object.keys(item)) {
         const key = `${method} ${template}`;
@@ -166,6 +169,24 @@ describe('a private project’s bug, through every read operation and the live s
     const uploadedBody = (await uploaded.json()) as { bug: { files: { _id: string }[] } };
     expect(uploaded.status, JSON.stringify(uploadedBody)).toBe(201);
     fileId = uploadedBody.bug.files[0]!._id;
+    // Planned into a milestone of its project, and related to the outsiders' public bug (issue 36).
+    const milestone = await api.post(
+      `/api/projects/${sec._id}/milestones`,
+      { name: `Vault ${MARK}` },
+      people.admin.token,
+    );
+    expect(milestone.status, JSON.stringify(milestone.body)).toBe(201);
+    milestoneId = milestone.body._id;
+    for (const [path, body] of [
+      [`/api/bugs/${bug._id}/milestone`, { milestoneId }],
+      [`/api/bugs/${bug._id}/relations`, { type: 'blocks', bugId: publicBugId }],
+    ] as const) {
+      const planned = await api.call(path.endsWith('relations') ? 'POST' : 'PUT', path, {
+        body,
+        token: people.admin.token,
+      });
+      expect(planned.status, JSON.stringify(planned.body)).toBeLessThan(300);
+    }
 
     // Their streams, opened while they were members, hear the bug; the removal ends them.
     const early = await Promise.all(outsiders.map((who) => SseReader.open(t.url, people[who].token)));
@@ -234,11 +255,11 @@ describe('a private project’s bug, through every read operation and the live s
           const answer = await read(path, who);
           const where = `${who} ${key} (${path}): ${answer.status} ${text(answer).slice(0, 300)}`;
           expect(answer.status, where).not.toBe(500);
-          for (const secret of [bug._id, bug.key, MARK, fileId, sec._id])
+          for (const secret of [bug._id, bug.key, MARK, fileId, sec._id, milestoneId])
             expect(text(answer), where).not.toContain(secret);
           // Addressed by what only the private bug (or its project) has: as if it did not exist.
           if (
-            [bug._id, bug.key, `/by-number/${bug.number}`, sec._id, `/${sec.key}`].some((name) =>
+            [bug._id, bug.key, `/by-number/${bug.number}`, sec._id, `/${sec.key}`, milestoneId].some((name) =>
               path.split('?')[0]!.includes(name),
             )
           ) {
@@ -269,6 +290,8 @@ describe('a private project’s bug, through every read operation and the live s
         `/api/bugs/${bug._id}/comments`,
         `/api/bugs/${bug._id}/attachments/${fileId}`,
         `/api/bugs?q=${MARK}`,
+        `/api/milestones/${milestoneId}`,
+        `/api/projects/${sec.key}/milestones`,
       ]) {
         const answer = await read(path, who);
         expect(answer.status, `${who} ${path}`).toBe(200);
@@ -277,6 +300,11 @@ describe('a private project’s bug, through every read operation and the live s
     }
     const listed = await read(`/api/projects/${sec.key}`, 'member');
     expect(listed.status).toBe(200);
+    // The public bug it blocks shows the relation to those who see both.
+    const blocked = await read(`/api/bugs/${publicBugId}`, 'admin');
+    expect(blocked.body.relations).toEqual([
+      expect.objectContaining({ type: 'blocked_by', bug: expect.objectContaining({ _id: bug._id }) }),
+    ]);
   });
 
   it('sends the non-members no frame of the bug’s changes; the others hear them', () => {

@@ -270,6 +270,9 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
       .replace('{messageId}', ids.message)
       .replace('{fileId}', 'any-file')
       .replace('{commentId}', 'any-comment')
+      .replace('{otherBugId}', 'any-bug')
+      .replace('/api/labels/{id}', '/api/labels/any-label')
+      .replace('/api/milestones/{id}', '/api/milestones/any-milestone')
       // The default project, General, which every installation has (issue 35).
       .replace('/api/projects/{id}', '/api/projects/00000000-0000-4000-8000-000000000001')
       .replace('{userId}', userId);
