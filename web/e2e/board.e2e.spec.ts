@@ -187,12 +187,13 @@ describe('board and labels', () => {
     await page.waitForURL('**/projects/WEB/board');
     await watcher.page.goto('/projects/WEB/board');
     for (const p of [page, watcher.page]) {
-      await p.getByRole('list', { name: 'Open', exact: true }).locator(`[data-bug-card="${third.key}"]`).waitFor();
+      await p.getByRole('list', { name: 'Pending', exact: true }).locator(`[data-bug-card="${third.key}"]`).waitFor();
       await p.locator('[data-live-status="live"]').waitFor();
     }
-    // Newest on top; the column's heading counts its bugs; labels show on cards.
-    expect(await columnKeys(page, 'Open')).toEqual([third.key, second.key, first.key]);
-    await page.getByRole('heading', { level: 2, name: /^Open\W+3 bugs$/ }).waitFor();
+    // Newest on top; the column's heading counts its bugs in the viewer's words (an admin's and a
+    // developer's Pending and Resolved); labels show on cards.
+    expect(await columnKeys(page, 'Pending')).toEqual([third.key, second.key, first.key]);
+    await page.getByRole('heading', { level: 2, name: /^Pending\W+3 bugs$/ }).waitFor();
     await card(page, first.key).getByText('frontend').waitFor();
     await card(page, second.key).getByText('backend').waitFor();
 
@@ -204,7 +205,7 @@ describe('board and labels', () => {
     expect(
       await msUntil(stored, async () => (await columnKeys(watcher.page, 'In Progress')).includes(third.key)),
     ).toBeLessThan(1000);
-    expect(await columnKeys(page, 'Open')).toEqual([second.key, first.key]);
+    expect(await columnKeys(page, 'Pending')).toEqual([second.key, first.key]);
     const saved = await http(e2e.url).get(`/api/bugs/${third._id}`, admin.token);
     expect(saved.body.status).toBe('In Progress');
 
@@ -212,11 +213,11 @@ describe('board and labels', () => {
     answer = answered(page, first._id, 'rank');
     await drag(page, card(page, first.key), card(page, second.key), { toTop: true });
     stored = await answer;
-    await expect.poll(() => columnKeys(page, 'Open')).toEqual([first.key, second.key]);
+    await expect.poll(() => columnKeys(page, 'Pending')).toEqual([first.key, second.key]);
     expect(
       await msUntil(
         stored,
-        async () => (await columnKeys(watcher.page, 'Open')).join() === `${first.key},${second.key}`,
+        async () => (await columnKeys(watcher.page, 'Pending')).join() === `${first.key},${second.key}`,
       ),
     ).toBeLessThan(1000);
 
@@ -228,22 +229,22 @@ describe('board and labels', () => {
     await menu.waitFor();
     expect(await menu.getByRole('menuitem').allTextContents()).toEqual([
       'Move to In Progress',
-      'Move to Closed',
+      'Move to Resolved',
       'Move up',
     ]);
     answer = answered(page, second._id, 'status');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     stored = await answer;
-    await expect.poll(() => columnKeys(page, 'Closed')).toEqual([second.key]);
+    await expect.poll(() => columnKeys(page, 'Resolved')).toEqual([second.key]);
     expect(
-      await msUntil(stored, async () => (await columnKeys(watcher.page, 'Closed')).includes(second.key)),
+      await msUntil(stored, async () => (await columnKeys(watcher.page, 'Resolved')).includes(second.key)),
     ).toBeLessThan(1000);
     // The focus stays with the card, on its Move button, in its new column.
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
       .toBe(`Move ${second.key}`);
-    await page.getByRole('heading', { level: 2, name: /^Closed\W+1 bug$/ }).waitFor();
+    await page.getByRole('heading', { level: 2, name: /^Resolved\W+1 bug$/ }).waitFor();
 
     // The keyboard inside a column: Move up.
     await page.getByRole('button', { name: `Move ${first.key}` }).click();
@@ -287,7 +288,7 @@ describe('board and labels', () => {
     await page.getByRole('checkbox', { name: 'frontend' }).check();
     await page.waitForURL(/label=/);
     await expect.poll(() => columnKeys(page, 'In Progress')).toEqual([first.key]);
-    expect(await columnKeys(page, 'Closed')).toEqual([]);
+    expect(await columnKeys(page, 'Resolved')).toEqual([]);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => columnKeys(page, 'In Progress')).toEqual([first.key, third.key]);
@@ -306,7 +307,7 @@ describe('board and labels', () => {
     expect(await noSideScroll(page)).toBe(true);
     await page.screenshot({ path: `${shots}/board-1280.png`, fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByRole('heading', { level: 2, name: /^Open/ }).waitFor();
+    await page.getByRole('heading', { level: 2, name: /^Pending/ }).waitFor();
     await page.screenshot({ path: `${shots}/board-390.png`, fullPage: true });
     expect(await seriousViolations(page, 'board-390')).toEqual([]);
     expect(await noSideScroll(page)).toBe(true);
@@ -345,5 +346,71 @@ describe('board and labels', () => {
     await page.locator('details[title="Label: frontend"]').waitFor();
     expect(await page.getByRole('cell', { name: bugs[1]?.key ?? '', exact: true }).count()).toBe(0);
     await context.close();
+  });
+
+  it('springs a blocked bug back from Resolved with the blockers named; an admin may close it anyway', async () => {
+    const [first] = bugs;
+    if (!first) throw new Error('no bug');
+    const api = http(e2e.url);
+    const blocker = await api.post(
+      '/api/bugs',
+      {
+        title: 'Payment provider sandbox is down',
+        description: 'Nothing can be paid for on staging.',
+        priority: 'High',
+        severity: 'Critical',
+        assignedTo: [dev.id],
+        projectId,
+      },
+      tester.token,
+    );
+    expect(blocker.status).toBe(201);
+    const blockerKey: string = blocker.body.bug.key;
+    const related = await api.post(
+      `/api/bugs/${first._id}/relations`,
+      { type: 'blocked_by', bugId: blocker.body.bug._id },
+      admin.token,
+    );
+    expect(related.status).toBe(201);
+
+    // The assigned developer: refused, the card goes back, the toast names the blocker.
+    const developer = await openPage(e2e, { user: dev });
+    await developer.page.goto('/projects/WEB/board');
+    await card(developer.page, first.key).getByText('Blocked').waitFor();
+    const before = await columnKeys(developer.page, 'In Progress');
+    expect(before).toContain(first.key);
+    const refused = answered(developer.page, first._id, 'status', 409);
+    await drag(
+      developer.page,
+      card(developer.page, first.key),
+      developer.page.getByRole('list', { name: 'Resolved', exact: true }).locator('..'),
+    );
+    await refused;
+    await toast(developer, `Blocked by ${blockerKey}: close it first`);
+    await expect.poll(() => columnKeys(developer.page, 'In Progress')).toEqual(before);
+    expect(await columnKeys(developer.page, 'Resolved')).not.toContain(first.key);
+    expect(await developer.page.getByRole('button', { name: 'Close anyway' }).count()).toBe(0);
+    await developer.page.screenshot({ path: `${shots}/board-blocked-1280.png` });
+    await developer.context.close();
+
+    // An admin is offered "Close anyway", which sends the move again with override.
+    const mover = await openPage(e2e, { user: admin });
+    await mover.page.goto('/projects/WEB/board');
+    await card(mover.page, first.key).waitFor();
+    const again = answered(mover.page, first._id, 'status', 409);
+    await drag(
+      mover.page,
+      card(mover.page, first.key),
+      mover.page.getByRole('list', { name: 'Resolved', exact: true }).locator('..'),
+    );
+    await again;
+    await toast(mover, `Blocked by ${blockerKey}: close it first`);
+    await expect.poll(() => columnKeys(mover.page, 'Resolved')).not.toContain(first.key);
+    const overridden = answered(mover.page, first._id, 'status');
+    await mover.page.getByRole('button', { name: 'Close anyway' }).click();
+    await overridden;
+    await expect.poll(() => columnKeys(mover.page, 'Resolved')).toContain(first.key);
+    expect((await api.get(`/api/bugs/${first._id}`, admin.token)).body.status).toBe('Closed');
+    await mover.context.close();
   });
 });

@@ -61,6 +61,8 @@ import { Route as ProjectsKeyBoardRouteImport } from './routes/projects/$key/boa
 import { Route as ProjectsKeySettingsRouteImport } from './routes/projects/$key/settings'
 import { Route as TesterBugBugIdRouteImport } from './routes/tester/bug/$bugId'
 import { Route as TesterEditBugBugIdRouteImport } from './routes/tester/edit-bug/$bugId'
+import { Route as ProjectsKeyMilestonesIndexRouteImport } from './routes/projects/$key/milestones/index'
+import { Route as ProjectsKeyMilestonesMilestoneIdRouteImport } from './routes/projects/$key/milestones/$milestoneId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -324,6 +326,18 @@ const TesterEditBugBugIdRoute = TesterEditBugBugIdRouteImport.update({
   path: '/edit-bug/$bugId',
   getParentRoute: () => TesterRoute,
 } as any)
+const ProjectsKeyMilestonesIndexRoute =
+  ProjectsKeyMilestonesIndexRouteImport.update({
+    id: '/$key/milestones/',
+    path: '/$key/milestones/',
+    getParentRoute: () => ProjectsRoute,
+  } as any)
+const ProjectsKeyMilestonesMilestoneIdRoute =
+  ProjectsKeyMilestonesMilestoneIdRouteImport.update({
+    id: '/$key/milestones/$milestoneId',
+    path: '/$key/milestones/$milestoneId',
+    getParentRoute: () => ProjectsRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -378,6 +392,8 @@ export interface FileRoutesByFullPath {
   '/auditor/bugs/': typeof AuditorBugsIndexRoute
   '/developer/assigned-bugs/': typeof DeveloperAssignedBugsIndexRoute
   '/projects/$key/': typeof ProjectsKeyIndexRoute
+  '/projects/$key/milestones/$milestoneId': typeof ProjectsKeyMilestonesMilestoneIdRoute
+  '/projects/$key/milestones/': typeof ProjectsKeyMilestonesIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -426,6 +442,8 @@ export interface FileRoutesByTo {
   '/auditor/bugs': typeof AuditorBugsIndexRoute
   '/developer/assigned-bugs': typeof DeveloperAssignedBugsIndexRoute
   '/projects/$key': typeof ProjectsKeyIndexRoute
+  '/projects/$key/milestones/$milestoneId': typeof ProjectsKeyMilestonesMilestoneIdRoute
+  '/projects/$key/milestones': typeof ProjectsKeyMilestonesIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -481,6 +499,8 @@ export interface FileRoutesById {
   '/auditor/bugs/': typeof AuditorBugsIndexRoute
   '/developer/assigned-bugs/': typeof DeveloperAssignedBugsIndexRoute
   '/projects/$key/': typeof ProjectsKeyIndexRoute
+  '/projects/$key/milestones/$milestoneId': typeof ProjectsKeyMilestonesMilestoneIdRoute
+  '/projects/$key/milestones/': typeof ProjectsKeyMilestonesIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -537,6 +557,8 @@ export interface FileRouteTypes {
     | '/auditor/bugs/'
     | '/developer/assigned-bugs/'
     | '/projects/$key/'
+    | '/projects/$key/milestones/$milestoneId'
+    | '/projects/$key/milestones/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -585,6 +607,8 @@ export interface FileRouteTypes {
     | '/auditor/bugs'
     | '/developer/assigned-bugs'
     | '/projects/$key'
+    | '/projects/$key/milestones/$milestoneId'
+    | '/projects/$key/milestones'
   id:
     | '__root__'
     | '/'
@@ -639,6 +663,8 @@ export interface FileRouteTypes {
     | '/auditor/bugs/'
     | '/developer/assigned-bugs/'
     | '/projects/$key/'
+    | '/projects/$key/milestones/$milestoneId'
+    | '/projects/$key/milestones/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -1025,6 +1051,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TesterEditBugBugIdRouteImport
       parentRoute: typeof TesterRoute
     }
+    '/projects/$key/milestones/': {
+      id: '/projects/$key/milestones/'
+      path: '/$key/milestones'
+      fullPath: '/projects/$key/milestones/'
+      preLoaderRoute: typeof ProjectsKeyMilestonesIndexRouteImport
+      parentRoute: typeof ProjectsRoute
+    }
+    '/projects/$key/milestones/$milestoneId': {
+      id: '/projects/$key/milestones/$milestoneId'
+      path: '/$key/milestones/$milestoneId'
+      fullPath: '/projects/$key/milestones/$milestoneId'
+      preLoaderRoute: typeof ProjectsKeyMilestonesMilestoneIdRouteImport
+      parentRoute: typeof ProjectsRoute
+    }
   }
 }
 
@@ -1119,6 +1159,8 @@ interface ProjectsRouteChildren {
   ProjectsKeyBoardRoute: typeof ProjectsKeyBoardRoute
   ProjectsKeySettingsRoute: typeof ProjectsKeySettingsRoute
   ProjectsKeyIndexRoute: typeof ProjectsKeyIndexRoute
+  ProjectsKeyMilestonesMilestoneIdRoute: typeof ProjectsKeyMilestonesMilestoneIdRoute
+  ProjectsKeyMilestonesIndexRoute: typeof ProjectsKeyMilestonesIndexRoute
 }
 
 const ProjectsRouteChildren: ProjectsRouteChildren = {
@@ -1126,6 +1168,8 @@ const ProjectsRouteChildren: ProjectsRouteChildren = {
   ProjectsKeyBoardRoute: ProjectsKeyBoardRoute,
   ProjectsKeySettingsRoute: ProjectsKeySettingsRoute,
   ProjectsKeyIndexRoute: ProjectsKeyIndexRoute,
+  ProjectsKeyMilestonesMilestoneIdRoute: ProjectsKeyMilestonesMilestoneIdRoute,
+  ProjectsKeyMilestonesIndexRoute: ProjectsKeyMilestonesIndexRoute,
 }
 
 const ProjectsRouteWithChildren = ProjectsRoute._addFileChildren(

@@ -26,7 +26,8 @@ export function Meta({ icon, label, children }: { icon: ReactNode; label: string
   );
 }
 
-export function BugDetailSidebar({ bug }: { bug: Bug }) {
+/** `planning`: the bug's parent, sub-bugs and milestone, under its facts. */
+export function BugDetailSidebar({ bug, planning }: { bug: Bug; planning?: ReactNode }) {
   return (
     <div className="min-w-0 space-y-6">
       <Card className="p-5">
@@ -49,6 +50,7 @@ export function BugDetailSidebar({ bug }: { bug: Bug }) {
           </Meta>
         </dl>
       </Card>
+      {planning}
       <Card>
         <CardHeader title="Assigned To" />
         <ul className="space-y-3 p-5">

@@ -6,6 +6,9 @@ import { AsOfBug } from './bug-activity/as-of-bug';
 import { BugDetailSidebar } from './bug-detail-sidebar';
 import { BugNames } from './bug-names';
 import { BugLabels } from './labels/bug-labels';
+import { BugPlanning } from './planning/bug-planning';
+import { BugRelations } from './planning/bug-relations';
+import { PlanningNotices } from './planning/planning-notices';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 import { Card, CardHeader } from './ui/card';
 import { cx } from './ui/cx';
@@ -98,6 +101,7 @@ function BugDetailBody({
   isPast,
 }: BugDetailProps & { isPast: boolean }) {
   const percent = checklistProgress(bug.checklist);
+  const isEditable = !isPast && viewAs !== 'auditor';
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
       <div className="min-w-0 space-y-6 lg:col-span-2">
@@ -113,7 +117,8 @@ function BugDetailBody({
                 <PriorityBadge priority={bug.priority} />
                 <SeverityBadge severity={bug.severity} />
               </div>
-              <BugLabels bug={bug} isEditable={!isPast && viewAs !== 'auditor'} className="mt-3" />
+              <PlanningNotices bug={bug} className="mt-3" />
+              <BugLabels bug={bug} isEditable={isEditable} className="mt-3" />
             </div>
             {actions ? <div className="flex min-w-0 flex-wrap gap-2 sm:max-w-sm sm:justify-end">{actions}</div> : null}
           </div>
@@ -152,8 +157,9 @@ function BugDetailBody({
             )}
           </div>
         </Card>
+        <BugRelations bug={bug} viewAs={viewAs} isEditable={isEditable} />
       </div>
-      <BugDetailSidebar bug={bug} />
+      <BugDetailSidebar bug={bug} planning={<BugPlanning bug={bug} viewAs={viewAs} isEditable={isEditable} />} />
     </div>
   );
 }

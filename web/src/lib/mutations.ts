@@ -2,6 +2,7 @@ import { type QueryClient, type QueryKey, useMutation, useQueryClient } from '@t
 import { api, isQueuedOffline, messageOf, setToken } from './api';
 import { notify as toast } from './notify';
 import { queryKeys } from './query-keys';
+import { notifyStatusRefusal } from './status-refusal';
 import type {
   Bug,
   BugPage,
@@ -131,14 +132,17 @@ export function useDeleteBug() {
   });
 }
 
-/** Optimistic: the new status shows at once and rolls back if the server refuses (not when it waits offline). */
+/**
+ * Optimistic: the new status shows at once and rolls back if the server refuses (not when it waits
+ * offline). A close refused because an open bug blocks it says so; an admin may close it anyway.
+ */
 export function useUpdateStatus() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, status }: { id: string; status: BugStatus }) =>
+  const mutation = useMutation({
+    mutationFn: ({ id, status, override }: { id: string; status: BugStatus; override?: boolean }) =>
       api<{ message?: string; bug?: Bug }>(`/api/bugs/${id}/status`, {
         method: 'PUT',
-        body: { status },
+        body: override ? { status, override: true } : { status },
         offlineLabel: `Status of ${bugName(client, id)} to ${status}`,
       }),
     onMutate: async ({ id, status }) => {
@@ -148,9 +152,13 @@ export function useUpdateStatus() {
       patchBug(client, id, (bug) => ({ ...bug, status }));
       return { saved };
     },
-    onError: (_error, _vars, context) => {
+    onError: (error, vars, context) => {
       if (context) restore(client, context.saved);
-      toast.error('Failed to update bug status');
+      notifyStatusRefusal(error, {
+        fallback: 'Failed to update bug status',
+        isAdmin: client.getQueryData<User>(queryKeys.profile.self)?.role === 'admin',
+        onOverride: () => mutation.mutate({ ...vars, override: true }),
+      });
     },
     onSuccess: (answer) => {
       if (!isQueuedOffline(answer)) toast.success('Bug status updated successfully');
@@ -159,6 +167,7 @@ export function useUpdateStatus() {
       if (!isQueuedOffline(answer)) refreshBugs(client, id);
     },
   });
+  return mutation;
 }
 
 export function useUpdateChecklist(currentUser: { _id: string; name: string }) {

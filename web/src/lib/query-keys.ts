@@ -21,6 +21,14 @@ export const queryKeys = {
     /** A project's board (api.md "Board"): under `bugs` so every bug change refreshes it. */
     board: (projectKey: string, params: Record<string, string>) => ['bugs', 'board', projectKey, params] as const,
     boards: ['bugs', 'board'] as const,
+    /**
+     * Milestones (api.md "Milestones"): a project's, one, and its burn-up. Their progress is
+     * their bugs', so they sit under `bugs`: every bug change refreshes them (no topic of their own).
+     */
+    milestones: (projectIdOrKey: string) => ['bugs', 'milestones', 'project', projectIdOrKey] as const,
+    milestone: (id: string) => ['bugs', 'milestones', id] as const,
+    burnup: (id: string, asOf: string) => ['bugs', 'milestones', id, 'burnup', asOf] as const,
+    allMilestones: ['bugs', 'milestones'] as const,
   },
   dashboard: {
     all: ['dashboard'] as const,

@@ -3,6 +3,8 @@ import { Plus, X } from 'lucide-react';
 import { useId, useState } from 'react';
 import { ChecklistItemText, ProgressBar, StepCheckbox } from '../../../components/bug-detail';
 import { BugFiles } from '../../../components/bug-files/bug-files';
+import { BugPlanning } from '../../../components/planning/bug-planning';
+import { BugRelations } from '../../../components/planning/bug-relations';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { cx } from '../../../components/ui/cx';
@@ -27,10 +29,12 @@ export { type OwnSave, savedFrom } from './admin-bug-extras-shared';
 export function AdminBugExtras({ bug, onSaved }: { bug: Bug; onSaved: OnSaved }) {
   return (
     <div className="mt-6 grid grid-cols-1 items-start gap-6 lg:grid-cols-3">
-      <div className="min-w-0 lg:col-span-2">
+      <div className="min-w-0 space-y-6 lg:col-span-2">
         <StepsCard bug={bug} onSaved={onSaved} />
+        <BugRelations bug={bug} viewAs="admin" onSaved={savedFrom(bug, onSaved)} />
       </div>
       <div className="min-w-0 space-y-6">
+        <BugPlanning bug={bug} viewAs="admin" onSaved={savedFrom(bug, onSaved)} />
         <LinksCard bug={bug} onSaved={onSaved} />
         <BugFiles bug={bug} onSaved={onSaved} />
       </div>

@@ -24,6 +24,7 @@ import { useDeleteBug, useUpdateBug } from '../../../lib/mutations';
 import { notify } from '../../../lib/notify';
 import { developersQuery } from '../../../lib/queries';
 import { queryKeys } from '../../../lib/query-keys';
+import { isBlockedRefusal, notifyStatusRefusal } from '../../../lib/status-refusal';
 import type { Bug, UserRef } from '../../../lib/types';
 import { AdminBugHeading } from './admin-bug-heading';
 import { AssignedDevelopersCard } from './assigned-developers-card';
@@ -92,7 +93,12 @@ export function AdminBugForm({
     return version;
   };
 
-  const submit = async (event: FormEvent | null, overwrite = false) => {
+  /**
+   * Saves the form. `closeAnyway`: the admin's answer to a close refused because open bugs block
+   * this one: the details go without the status, then the status with `override` (api.md
+   * "Relations and sub-bugs"; only the status endpoint takes it).
+   */
+  const submit = async (event: FormEvent | null, overwrite = false, closeAnyway = false) => {
     event?.preventDefault();
     // Each failure under its own field (aria-invalid); the toast only says there are some.
     const found = validateAdminUpdateFields(values);
@@ -111,7 +117,7 @@ export function AdminBugForm({
           module: values.module.trim() || null,
           priority: values.priority,
           severity: values.severity,
-          status: values.status,
+          ...(closeAnyway ? {} : { status: values.status }),
           dueDate: dueDateToIso(values.dueDate),
           assignedTo: values.assignedTo,
         },
@@ -122,7 +128,7 @@ export function AdminBugForm({
       if (answer?.bug?.status !== wanted) {
         const moved = await api<{ bug?: Bug }>(`/api/bugs/${bug._id}/status`, {
           method: 'PUT',
-          body: { status: values.status },
+          body: closeAnyway ? { status: values.status, override: true } : { status: values.status },
         });
         version = moved?.bug?.version ?? version;
         await queryClient.invalidateQueries({ queryKey: queryKeys.bug.detail(bug._id) });
@@ -133,7 +139,14 @@ export function AdminBugForm({
       setSavedValues(values);
       setSaved(true);
     } catch (error) {
-      if (isStaleEdit(error)) setStale(true);
+      // Checked first: a blocked close is a 409 too, but not someone else's edit.
+      if (isBlockedRefusal(error))
+        notifyStatusRefusal(error, {
+          fallback: 'Failed to update bug',
+          isAdmin: true,
+          onOverride: () => void submit(null, overwrite, true),
+        });
+      else if (isStaleEdit(error)) setStale(true);
       else notify.error('Failed to update bug');
     }
   };

@@ -3,6 +3,7 @@ import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { BugNames } from '../../../components/bug-names';
 import { BugLabels } from '../../../components/labels/bug-labels';
+import { PlanningNotices } from '../../../components/planning/planning-notices';
 import { formatDate, reporterName } from '../../../lib/format';
 import type { Bug } from '../../../lib/types';
 
@@ -31,6 +32,7 @@ export function AdminBugHeading({ bug, actions, labels }: { bug: Bug; actions?: 
             <p className="text-sm text-slate-500">
               Reported by {reporterName(bug.createdBy)} on {formatDate(bug.createdAt)}
             </p>
+            <PlanningNotices bug={bug} className="mt-2" />
             {labels ?? <BugLabels bug={bug} className="mt-2" />}
           </div>
           {actions}

@@ -97,7 +97,12 @@ function BoardPage() {
       <BoardToolbar search={search} onChange={onSearch} />
       {board.data ? (
         <div aria-busy={board.isFetching && board.isPlaceholderData ? true : undefined}>
-          <BoardView board={board.data} isSwimlanes={search.lanes === 'assignee'} canMove={canMove} />
+          <BoardView
+            board={board.data}
+            isSwimlanes={search.lanes === 'assignee'}
+            canMove={canMove}
+            viewAs={user.role}
+          />
         </div>
       ) : board.isError ? (
         <Card className="px-5 py-4 text-sm text-rose-600" role="alert">

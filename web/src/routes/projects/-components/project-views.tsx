@@ -1,9 +1,18 @@
 import { Link } from '@tanstack/react-router';
-import { KanbanSquare, List } from 'lucide-react';
+import { Flag, KanbanSquare, List } from 'lucide-react';
 import { cx } from '../../../components/ui/cx';
 
-/** A project's two views of its bugs (api.md "Projects": list and board), as links: each has its own address. */
-export function ProjectViews({ projectKey, current }: { projectKey: string; current: 'list' | 'board' }) {
+/**
+ * A project's views of its bugs (api.md "Projects": list and board; "Milestones"), as links: each
+ * has its own address.
+ */
+export function ProjectViews({
+  projectKey,
+  current,
+}: {
+  projectKey: string;
+  current: 'list' | 'board' | 'milestones';
+}) {
   const linkClass = (isActive: boolean) =>
     cx(
       'inline-flex items-center gap-1.5 rounded-lg px-3.5 py-1.5 text-sm font-medium whitespace-nowrap transition',
@@ -30,6 +39,16 @@ export function ProjectViews({ projectKey, current }: { projectKey: string; curr
             className={linkClass(current === 'board')}
           >
             <KanbanSquare className="size-4" aria-hidden="true" /> Board
+          </Link>
+        </li>
+        <li>
+          <Link
+            to="/projects/$key/milestones"
+            params={{ key: projectKey }}
+            aria-current={current === 'milestones' ? 'page' : undefined}
+            className={linkClass(current === 'milestones')}
+          >
+            <Flag className="size-4" aria-hidden="true" /> Milestones
           </Link>
         </li>
       </ul>

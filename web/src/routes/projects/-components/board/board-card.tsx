@@ -1,13 +1,14 @@
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { Link } from '@tanstack/react-router';
-import { GripVertical } from 'lucide-react';
+import { GripVertical, Lock } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { LabelChips } from '../../../../components/labels/label-chip';
 import { AvatarStack } from '../../../../components/ui/avatar';
-import { PriorityBadge } from '../../../../components/ui/badge';
+import { Badge, PriorityBadge } from '../../../../components/ui/badge';
 import { cx } from '../../../../components/ui/cx';
 import { bugName, bugTitle } from '../../../../lib/format';
+import { openBlockers } from '../../../../lib/planning';
 import type { Bug } from '../../../../lib/types';
 import { MoveMenu, type MoveOption } from './move-menu';
 
@@ -31,6 +32,12 @@ export function CardBody({
       <div className="flex items-center gap-2">
         <span className="font-mono text-xs font-medium text-slate-500">{name}</span>
         <PriorityBadge priority={bug.priority} />
+        {openBlockers(bug).length > 0 ? (
+          <Badge tone="amber" className="gap-1">
+            <Lock className="size-3" aria-hidden="true" />
+            Blocked
+          </Badge>
+        ) : null}
         <span className="ml-auto flex items-center gap-0.5">{controls}</span>
       </div>
       <h3 className="mt-1.5 text-sm font-medium wrap-anywhere text-slate-900">

@@ -1,9 +1,9 @@
 import { keepPreviousData, type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { listQueryString } from '../../../../components/bug-list/list-search';
-import { api, messageOf } from '../../../../lib/api';
-import { notify } from '../../../../lib/notify';
+import { api } from '../../../../lib/api';
 import { queryKeys } from '../../../../lib/query-keys';
-import type { Bug, BugStatus } from '../../../../lib/types';
+import { notifyStatusRefusal } from '../../../../lib/status-refusal';
+import type { Bug, BugStatus, User } from '../../../../lib/types';
 import { type Board, type BoardMove, isBoard, placeBug, settleBug } from './board-model';
 
 /** Cards per column: the first ones in rank order; the column's count says how many there are in all. */
@@ -26,7 +26,13 @@ export const boardQuery = (projectKey: string, params: Record<string, string>) =
 /** The key of every board move, so the page can lay the ones still being sent over a fresher answer. */
 export const boardMoveKey = ['board-move'] as const;
 
-export type MoveRequest = { move: BoardMove; from: BugStatus; saved: [readonly unknown[], unknown][] };
+/** `override`: an admin's "Close anyway" after a close refused for open blockers. */
+export type MoveRequest = {
+  move: BoardMove;
+  from: BugStatus;
+  saved: [readonly unknown[], unknown][];
+  override?: boolean;
+};
 
 /**
  * Shows a move on every cached board at once, before anything is sent: a fetch under way is
@@ -43,21 +49,22 @@ export function showMove(client: QueryClient, move: BoardMove): MoveRequest['sav
 
 /**
  * Sends a move the board already shows (showMove): the status when the column changes, then the
- * place among its neighbours. A refusal puts the cards back and says the server's words.
+ * place among its neighbours. A refusal puts the cards back and says the server's words; a close
+ * refused because open bugs block the card offers an admin "Close anyway".
  */
 export function useMoveBug() {
   const client = useQueryClient();
-  return useMutation({
+  const mutation = useMutation({
     mutationKey: boardMoveKey,
     // One after the other: a move's neighbours are the board as the moves before it left it.
     scope: { id: 'board-moves' },
-    mutationFn: async ({ move, from }: MoveRequest) => {
+    mutationFn: async ({ move, from, override }: MoveRequest) => {
       const at = `/api/bugs/${encodeURIComponent(move.bugId)}`;
       let bug: Bug | undefined;
       if (move.status !== from) {
         const answer = await api<{ bug?: Bug }>(`${at}/status`, {
           method: 'PUT',
-          body: { status: move.status },
+          body: override ? { status: move.status, override: true } : { status: move.status },
           offline: 'fail',
         });
         bug = answer?.bug;
@@ -72,9 +79,13 @@ export function useMoveBug() {
       }
       return bug;
     },
-    onError: (error, { saved }) => {
-      for (const [key, data] of saved) client.setQueryData(key, data);
-      notify.error(messageOf(error, 'Could not move the bug'));
+    onError: (error, request) => {
+      for (const [key, data] of request.saved) client.setQueryData(key, data);
+      notifyStatusRefusal(error, {
+        fallback: 'Could not move the bug',
+        isAdmin: client.getQueryData<User>(queryKeys.profile.self)?.role === 'admin',
+        onOverride: () => mutation.mutate({ ...request, saved: showMove(client, request.move), override: true }),
+      });
     },
     onSuccess: (bug) => {
       if (!bug) return;
@@ -89,4 +100,5 @@ export function useMoveBug() {
       void client.invalidateQueries({ queryKey: queryKeys.dashboard.all });
     },
   });
+  return mutation;
 }

@@ -26,8 +26,8 @@ import { useMutationState, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useCallback, useMemo, useRef, useState } from 'react';
 import { Avatar } from '../../../../components/ui/avatar';
 import { cx } from '../../../../components/ui/cx';
-import { bugName, bugTitle, formatNumber } from '../../../../lib/format';
-import type { Bug, BugStatus } from '../../../../lib/types';
+import { bugName, bugTitle, formatNumber, statusLabel } from '../../../../lib/format';
+import type { Bug, BugStatus, Role } from '../../../../lib/types';
 import { BoardCard, CardBody, cardClass } from './board-card';
 import {
   type Board,
@@ -54,8 +54,20 @@ const laneOfId = (id: UniqueIdentifier) => parseCardId(String(id))?.lane ?? pars
  * column's cards in rank order. Cards move by drag and drop (mouse, touch, or dnd-kit's keyboard
  * way) and by their Move menu; every move shows at once and goes back if the server refuses it.
  */
-export function BoardView({ board, isSwimlanes, canMove }: { board: Board; isSwimlanes: boolean; canMove: boolean }) {
+export function BoardView({
+  board,
+  isSwimlanes,
+  canMove,
+  viewAs,
+}: {
+  board: Board;
+  isSwimlanes: boolean;
+  canMove: boolean;
+  /** Whose words the statuses are in (admins and developers say Pending and Resolved). */
+  viewAs: Role;
+}) {
   const client = useQueryClient();
+  const said = (status: BugStatus) => statusLabel(status, viewAs);
   const move = useMoveBug();
   // Moves still being sent, laid over any answer that lands meanwhile (the live stream refetches
   // as soon as the status is changed, before the bug has its place).
@@ -158,7 +170,7 @@ export function BoardView({ board, isSwimlanes, canMove }: { board: Board; isSwi
     const isSame = to === drag.from && items.join() === (baseCells[to] ?? []).join();
     const next = isSame ? null : moveAt(items, items.indexOf(id), target.status);
     setDragCells({ ...drag.cells, [to]: items });
-    if (next) commit(next, bug, `${bugName(bug)} moved to ${target.status}, position ${items.indexOf(id) + 1}`);
+    if (next) commit(next, bug, `${bugName(bug)} moved to ${said(target.status)}, position ${items.indexOf(id) + 1}`);
     endDrag();
   };
 
@@ -177,8 +189,11 @@ export function BoardView({ board, isSwimlanes, canMove }: { board: Board; isSwi
     const options: MoveOption[] = boardStatuses
       .filter((status) => status !== here.status)
       .map((status) => ({
-        label: `Move to ${status}`,
-        run: run(moveAt([id, ...(cells[cellId(status, here.lane)] ?? [])], 0, status), `${name} moved to ${status}`),
+        label: `Move to ${said(status)}`,
+        run: run(
+          moveAt([id, ...(cells[cellId(status, here.lane)] ?? [])], 0, status),
+          `${name} moved to ${said(status)}`,
+        ),
       }));
     if (at > 0)
       options.push({
@@ -200,7 +215,8 @@ export function BoardView({ board, isSwimlanes, canMove }: { board: Board; isSwi
     const items = (dragRef.current?.cells ?? cells)[cell] ?? [];
     const lane = isSwimlanes ? `, ${lanes.find((l) => l.id === where.lane)?.title ?? ''}` : '';
     const at = items.indexOf(String(id));
-    return at >= 0 ? `${where.status}${lane}, position ${at + 1} of ${items.length}` : `${where.status}${lane}`;
+    const column = said(where.status);
+    return at >= 0 ? `${column}${lane}, position ${at + 1} of ${items.length}` : `${column}${lane}`;
   };
   const announcements: Announcements = {
     onDragStart: ({ active }) => `Picked up ${nameOf(active.id)}, in ${describe(active.id)}.`,
@@ -226,7 +242,12 @@ export function BoardView({ board, isSwimlanes, canMove }: { board: Board; isSwi
       <div className="relative -mx-1 snap-x overflow-x-auto scroll-px-1 px-1 pb-3" data-board>
         <div className="grid grid-cols-[repeat(3,minmax(15rem,1fr))] gap-3">
           {shown.columns.map((column) => (
-            <ColumnHeading key={column.status} status={column.status} count={column.count} shown={column.bugs.length} />
+            <ColumnHeading
+              key={column.status}
+              name={said(column.status)}
+              count={column.count}
+              shown={column.bugs.length}
+            />
           ))}
           {lanes.map((lane) => (
             <Fragment key={lane.id}>
@@ -237,7 +258,7 @@ export function BoardView({ board, isSwimlanes, canMove }: { board: Board; isSwi
                   <BoardCell
                     key={id}
                     id={id}
-                    label={isSwimlanes ? `${status}, ${lane.title}` : status}
+                    label={isSwimlanes ? `${said(status)}, ${lane.title}` : said(status)}
                     items={cells[id] ?? []}
                     isTarget={Boolean(activeId) && cellOf(cells, activeId ?? '') === id}
                   >
@@ -277,11 +298,11 @@ export function BoardView({ board, isSwimlanes, canMove }: { board: Board; isSwi
   );
 }
 
-function ColumnHeading({ status, count, shown }: { status: BugStatus; count: number; shown: number }) {
+function ColumnHeading({ name, count, shown }: { name: string; count: number; shown: number }) {
   return (
     <div className="flex min-w-0 snap-start flex-col gap-0.5 px-1">
       <h2 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
-        {status}
+        {name}
         <span className="rounded-full bg-slate-200 px-2 py-px text-xs font-medium text-slate-700">
           <span className="sr-only">, </span>
           {formatNumber(count)}
