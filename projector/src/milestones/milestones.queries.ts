@@ -95,3 +95,26 @@ export async function milestoneBurnup(db: Kysely<ReadModelDb>, id: string, lastD
     group by days.date order by days.date`.execute(db);
   return rows.map((r) => ({ date: r.date, scope: Number(r.scope), closed: Number(r.closed) }));
 }
+
+/** Milestones' names by id, deleted ones too (a history names what was). */
+export async function findMilestoneNames(db: Kysely<ReadModelDb>, ids: Iterable<string>): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const { rows } = await sql<{ id: string; name: string }>`select id, name from ${rm('milestones')}
+    where id = any(${wanted}::text[])`.execute(db);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** Bugs' keys and titles by id (a history names a parent by them). */
+export async function findBugNames(
+  db: Kysely<ReadModelDb>,
+  ids: Iterable<string>,
+): Promise<Map<string, { key: string | null; title: string; projectId: string }>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const { rows } = await sql<{ id: string; key: string | null; title: string; project_id: string }>`
+    select id, dto->>'key' as key, dto->>'title' as title, project_id from ${rm('bugs')} where id = any(${wanted}::text[])`.execute(
+    db,
+  );
+  return new Map(rows.map((r) => [r.id, { key: r.key, title: r.title, projectId: r.project_id }]));
+}

@@ -12,7 +12,14 @@ import {
   type UserRef,
 } from '@bugtrail/domain';
 import { GENESIS_HASH, type Position, type RecordedEvent, verifyStream } from '@bugtrail/eventstore';
-import { findBug, findLabelRefs, findProjectLabels, findUserNames } from '@bugtrail/projector';
+import {
+  findBug,
+  findBugNames,
+  findLabelRefs,
+  findMilestoneNames,
+  findProjectLabels,
+  findUserNames,
+} from '@bugtrail/projector';
 import type { z } from 'zod';
 import type { ReadApiDeps } from '../deps.js';
 import type {
@@ -31,24 +38,52 @@ import type {
 /** People by id; and labels by id (deleted ones too: a history names what was). */
 type Names = ((id: string) => UserRef | undefined) & {
   label?: (id: string) => { name: string; color: string } | undefined;
+  /** A parent's key and title now; its project's, so one who may not see it gets its id only. */
+  bug?: (id: string) => { key: string | null; title: string; projectId: string } | undefined;
+  milestone?: (id: string) => string | undefined;
+  /** The project of the bug whose history this is: a parent elsewhere is named by its id only. */
+  projectId?: string;
 };
 /** Only the read models (for names): the CLI answers histories without a server. */
 type HistoryDeps = Pick<ReadApiDeps, 'db'>;
 
-async function names(deps: HistoryDeps, ids: Iterable<string>, labelIds: Iterable<string> = []): Promise<Names> {
-  const [rows, labels] = await Promise.all([findUserNames(deps.db, ids), findLabelRefs(deps.db, labelIds, true)]);
+async function names(
+  deps: HistoryDeps,
+  ids: Iterable<string>,
+  refs: Refs = { labels: [], bugs: [], milestones: [] },
+): Promise<Names> {
+  const [rows, labels, bugs, milestones] = await Promise.all([
+    findUserNames(deps.db, ids),
+    findLabelRefs(deps.db, refs.labels, true),
+    findBugNames(deps.db, refs.bugs),
+    findMilestoneNames(deps.db, refs.milestones),
+  ]);
   const byId = new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, profileImageURL: r.profile_image_url }]));
-  return Object.assign((id: string) => byId.get(id), { label: (id: string) => labels.get(id) });
+  return Object.assign((id: string) => byId.get(id), {
+    label: (id: string) => labels.get(id),
+    bug: (id: string) => bugs.get(id),
+    milestone: (id: string) => milestones.get(id),
+  });
 }
 
-/** Every label a stream's events name. */
-function labelsOfStream(events: readonly RecordedEvent[]): string[] {
-  return events.flatMap((e) =>
-    e.type === 'BugLabelsAdded' || e.type === 'BugLabelsRemoved'
-      ? ((e.data as { labelIds?: string[] }).labelIds ?? [])
-      : [],
-  );
+/** What a stream's events name besides people: labels, parents, milestones. */
+type Refs = { labels: string[]; bugs: string[]; milestones: string[] };
+function refsOfStream(events: readonly RecordedEvent[]): Refs {
+  const refs: Refs = { labels: [], bugs: [], milestones: [] };
+  for (const e of events) {
+    const d = e.data as { labelIds?: string[]; parentId?: string | null; milestoneId?: string | null };
+    if (e.type === 'BugLabelsAdded' || e.type === 'BugLabelsRemoved') refs.labels.push(...(d.labelIds ?? []));
+    if (e.type === 'BugParentSet' && d.parentId) refs.bugs.push(d.parentId);
+    if (e.type === 'BugMilestoneSet' && d.milestoneId) refs.milestones.push(d.milestoneId);
+  }
+  return refs;
 }
+
+const mergeRefs = (all: Refs[]): Refs => ({
+  labels: all.flatMap((r) => r.labels),
+  bugs: all.flatMap((r) => r.bugs),
+  milestones: all.flatMap((r) => r.milestones),
+});
 
 const peopleOf = (s: BugState): string[] =>
   s.kind === 'reported'
@@ -73,6 +108,15 @@ const namedViews: Partial<Record<BugField, (value: unknown, name: Names) => unkn
       completedAt: i.completedAt,
     })),
   attachments: (urls) => [...(urls as readonly string[])],
+  parent: (id, name) => {
+    if (typeof id !== 'string') return null;
+    const bug = name.bug?.(id);
+    // Another project's bug may be one the reader cannot see: not named here.
+    const shown = bug && bug.projectId === name.projectId ? bug : undefined;
+    return { _id: id, key: shown?.key ?? null, title: shown?.title ?? '' };
+  },
+  milestone: (id, name) =>
+    typeof id === 'string' ? { _id: id, name: name.milestone?.(id) ?? 'a deleted milestone' } : null,
   labels: (ids, name) =>
     (ids as readonly string[]).map((id) => {
       const label = name.label?.(id);
@@ -137,7 +181,11 @@ export async function bugHistory(
   bugId: string,
   events: readonly RecordedEvent[],
 ): Promise<z.infer<typeof historySchema>> {
-  const entries = historyEntries(events, await names(deps, peopleOfStream(events), labelsOfStream(events)));
+  const name = await names(deps, peopleOfStream(events), refsOfStream(events));
+  let last: BugState = { kind: 'empty' };
+  for (const e of events) last = evolveBugWith(last, e);
+  if (last.kind === 'reported') name.projectId = last.projectId;
+  const entries = historyEntries(events, name);
   const { ok, events: count, brokenAt } = verifyStream(events);
   return { bugId, events: entries, integrity: { ok, events: count, brokenAt } };
 }
@@ -164,7 +212,7 @@ export async function recentBugActivity(
   const name = await names(
     deps,
     stories.flatMap(([, events]) => peopleOfStream(events)),
-    stories.flatMap(([, events]) => labelsOfStream(events)),
+    mergeRefs(stories.map(([, events]) => refsOfStream(events))),
   );
   const byEvent = new Map<string, ActivityEntry>();
   for (const [stream, events] of stories) {

@@ -24,6 +24,8 @@ const labels: Record<string, string> = {
   commits: 'Commits',
   pullRequests: 'Pull Requests',
   labels: 'Labels',
+  parent: 'Parent',
+  milestone: 'Milestone',
 };
 const keysByLabel = Object.fromEntries(Object.entries(labels).map(([key, label]) => [label, key]));
 
@@ -76,6 +78,12 @@ export function formatFieldValue(field: string, value: unknown, viewAs: Role): s
       const links = list<string>(value).map(String);
       return links.length ? links : ['None'];
     }
+    case 'parent': {
+      const parent = value as { key?: string | null; title?: string };
+      return [[parent.key, parent.title].filter(Boolean).join(' ') || 'another bug'];
+    }
+    case 'milestone':
+      return [(value as { name?: string }).name ?? 'a milestone'];
     case 'labels': {
       const names = list<Named>(value).map((l) => l.name ?? 'a label');
       return names.length ? [names.join(', ')] : ['None'];
@@ -165,7 +173,11 @@ function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary
       const to = (data.to ?? change?.to) as BugStatus;
       // Named like every other field's row: actor, field, old, new (api.md "Audit trail").
       return {
-        summary: `changed ${fieldLabel('status')} from ${statusLabel(from, viewAs)} to ${statusLabel(to, viewAs)}`,
+        summary: `changed ${fieldLabel('status')} from ${statusLabel(from, viewAs)} to ${statusLabel(to, viewAs)}${
+          Array.isArray(data.overriddenBlockers) && data.overriddenBlockers.length > 0
+            ? ', past the open bugs that block it'
+            : ''
+        }`,
         details: [],
       };
     }
@@ -224,6 +236,21 @@ function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary
         summary: `removed the label ${labelsIn(entry, 'from')}${data.labelDeleted ? ' (the label was deleted)' : ''}`,
         details: [],
       };
+    case 'BugRelationAdded':
+    case 'BugRelationRemoved': {
+      const words: Record<string, string> = {
+        blocks: 'blocks another bug',
+        blocked_by: 'is blocked by another bug',
+        duplicate_of: 'is a duplicate of another bug',
+        duplicated_by: 'is duplicated by another bug',
+        relates_to: 'relates to another bug',
+      };
+      const what = words[String(data.type)] ?? 'relates to another bug';
+      return {
+        summary: entry.type === 'BugRelationAdded' ? `said it ${what}` : `removed the relation: it ${what}`,
+        details: [],
+      };
+    }
     case 'BugRanked':
       return { summary: 'moved it on the board', details: [] };
     case 'BugInTriage':
