@@ -74,6 +74,8 @@ export type ListFilters = Readonly<{
   labels?: readonly string[] | undefined;
   /** Milestone ids, or `none`: a bug matches when it is in any of them. */
   milestones?: readonly string[] | undefined;
+  /** Parent bug ids: a bug matches when it is a sub-bug of any of them. */
+  parents?: readonly string[] | undefined;
 }>;
 
 export type ListQuery = Readonly<{
@@ -235,6 +237,7 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
   if (f.projects?.length) conditions.push(sql<boolean>`project_id = any(${[...f.projects]}::text[])`);
   if (f.triage) conditions.push(sql<boolean>`cardinality(assignee_ids) = 0 and status <> 'Closed'`);
   if (f.labels?.length) conditions.push(sql<boolean>`label_ids @> ${[...f.labels]}::text[]`);
+  if (f.parents?.length) conditions.push(sql<boolean>`parent_id = any(${[...f.parents]}::text[])`);
   if (f.milestones?.length) {
     const ids = f.milestones.filter((m) => m !== 'none');
     const either: Expression<SqlBool>[] = [];
@@ -308,7 +311,8 @@ export function isFiltered(query: Pick<ListQuery, 'filters' | 'q'>): boolean {
       f.archived ||
       f.triage ||
       f.labels?.length ||
-      f.milestones?.length,
+      f.milestones?.length ||
+      f.parents?.length,
   );
 }
 

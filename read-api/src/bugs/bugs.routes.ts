@@ -115,6 +115,7 @@ export function listOptions(c: Context): ListOptions {
     triage: query.triage === 'true',
     labels: orNone(filterValues(c, 'label')),
     milestones: orNone(filterValues(c, 'milestone')),
+    parents: orNone(filterValues(c, 'parent')),
   };
   return {
     ...(statuses.length === 1 ? { status: statuses[0] } : {}),

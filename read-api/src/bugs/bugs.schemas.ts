@@ -89,6 +89,7 @@ export const listQuery = z.object({
     .describe(
       'A milestone’s `_id`, or none for bugs in no milestone; several: comma-separated or repeated (a bug matches any)',
     ),
+  parent: z.string().max(100).optional().describe('A bug’s `_id`: its sub-bugs; several: comma-separated or repeated'),
   archived: z
     .enum(['true', 'false'], { error: 'archived must be true or false' })
     .optional()

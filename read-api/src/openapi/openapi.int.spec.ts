@@ -119,6 +119,7 @@ describe('GET /api/openapi.json', () => {
       'project',
       'label',
       'milestone',
+      'parent',
       'archived',
       'triage',
       'X-Min-Position',

@@ -288,7 +288,13 @@ export const updateBug = defineCommand({
   audience: ['admin', 'tester (own)'],
   params: bugParams,
   ifMatch,
-  body: { schema: bugPayload, fields: bugFields },
+  body: {
+    schema: bugPayload.extend({
+      // With a status of Closed: an admin closes it past its open blockers (api.md "Relations and sub-bugs").
+      override: z.boolean({ error: 'override must be true or false' }).optional(),
+    }),
+    fields: { ...bugFields, override: 'Admins, with status Closed: close it although bugs that block it are open' },
+  },
   stream: ({ params }) => streams.bug(params.id),
   decider: bugDecider,
   command: async ({ actor, body, context, params }, deps) => {
@@ -314,6 +320,7 @@ export const updateBug = defineCommand({
         },
         ...(assigneeIds ? await developersOf(deps, assigneeIds) : {}),
         ...(status === 'Closed' ? { openBlockers: await openBlockersOf(deps, params.id) } : {}),
+        ...(body.override ? { override: true } : {}),
         newItemIds: newItemIds(checklist?.length ?? 0, context.idempotencyKey, `${actor.id}:${params.id}`),
       },
     };

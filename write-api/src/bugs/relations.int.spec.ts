@@ -138,6 +138,8 @@ describe('relations and sub-bugs', () => {
     );
     // Only an admin goes past: a developer's override is no override.
     await refused(409, () => close(b3, dan.token, { override: true }));
+    // The edit form goes past them too, for an admin who says so.
+    await refused(409, () => api.put(`/api/bugs/${b3._id}`, { status: 'Resolved' }, admin.token));
     const past = await close(b3, admin.token, { override: true });
     expect(past.status, JSON.stringify(past.body)).toBe(200);
     const history = await api.get(`/api/bugs/${b3._id}/history`, admin.token);
@@ -183,6 +185,8 @@ describe('relations and sub-bugs', () => {
       expect(set.body.bug.parent).toMatchObject({ _id: b6._id, key: b6.key, status: 'Open' });
     }
     expect((await bug(b6._id)).subBugs).toEqual({ total: 2, closed: 0 });
+    const listed = await api.get(`/api/bugs?parent=${b6._id}`, admin.token);
+    expect(listed.body.bugs.map((x: Bug) => x._id).sort()).toEqual([child1._id, child2._id].sort());
     expect((await close(child1)).status).toBe(200);
     expect((await bug(b6._id)).subBugs).toEqual({ total: 2, closed: 1 });
     expect((await bug(child2._id)).parent?.key).toBe(b6.key);
