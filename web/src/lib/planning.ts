@@ -110,16 +110,13 @@ export const milestoneBugsQuery = (id: string) => {
   });
 };
 
-/**
- * A parent's sub-bugs. Lists take no `parent` filter, so this reads the parent's project (where
- * sub-bugs mostly are) and keeps those that name it; `subBugs.total` says if some are elsewhere.
- */
+/** A parent's sub-bugs (those the reader may see), oldest first. */
 export const subBugsQuery = (parent: Pick<Bug, '_id' | 'projectId'>) => {
-  const params = { project: parent.projectId, limit: String(PLANNING_LIMIT), sort: 'number' };
+  const params = { parent: parent._id, limit: String(PLANNING_LIMIT), sort: 'number' };
   return queryOptions({
     queryKey: queryKeys.bugs.list('/api/bugs', params),
     queryFn: ({ signal }) => api<BugPage>(`/api/bugs?${new URLSearchParams(params)}`, { signal }),
-    select: (page) => page.bugs.filter((bug) => bug.parent?._id === parent._id),
+    select: (page) => page.bugs,
   });
 };
 

@@ -173,7 +173,7 @@ function ParentLine({
   );
 }
 
-/** "2 of 5 done" and the ones the parent's project list shows (lists take no parent filter yet). */
+/** "2 of 5 done" and the sub-bugs the reader may see (`GET /api/bugs?parent=`). */
 function SubBugs({ bug, viewAs }: { bug: Bug; viewAs: Role }) {
   const { total, closed } = bug.subBugs ?? { total: 0, closed: 0 };
   const list = useQuery({ ...subBugsQuery(bug), enabled: total > 0 });
@@ -203,7 +203,7 @@ function SubBugs({ bug, viewAs }: { bug: Bug; viewAs: Role }) {
         </ul>
       ) : null}
       {list.isSuccess && shown.length < total ? (
-        <p className="text-xs text-slate-500">{total - shown.length} more in other projects or not shown to you.</p>
+        <p className="text-xs text-slate-500">{total - shown.length} more not shown to you.</p>
       ) : null}
     </div>
   );
