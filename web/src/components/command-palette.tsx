@@ -4,6 +4,7 @@ import { Bug, CornerDownLeft, FileText, Search } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { bugName, bugTitle, statusLabel } from '../lib/format';
+import { labelsQuery } from '../lib/labels';
 import { projectsQuery } from '../lib/projects';
 import { bugSearchQuery } from '../lib/queries';
 import type { Role } from '../lib/types';
@@ -13,7 +14,21 @@ import { bugPath, navByRole } from './nav';
 import { cx } from './ui/cx';
 import { Spinner } from './ui/spinner';
 
-type Item = { key: string; label: string; hint: string; to: string; kind: 'bug' | 'page' | 'view' | 'project' };
+type Item = {
+  key: string;
+  label: string;
+  hint: string;
+  to: string;
+  kind: 'bug' | 'page' | 'view' | 'project' | 'label';
+};
+
+/** Where a label's bugs are listed, per role (the list of every bug the role may see). */
+const labelListPath: Record<Role, string> = {
+  admin: '/admin/bugs',
+  tester: '/tester/all-bugs',
+  developer: '/developer/assigned-bugs',
+  auditor: '/auditor/bugs',
+};
 
 const extraPages: Record<Role, { to: string; label: string }[]> = {
   admin: [{ to: '/admin/create-bug', label: 'Create Bug' }],
@@ -33,6 +48,7 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
   const search = useQuery({ ...bugSearchQuery(q), enabled: isOpen && q.length > 0 });
   const views = useQuery({ ...savedViewsQuery(), enabled: isOpen });
   const projects = useQuery({ ...projectsQuery(), enabled: isOpen });
+  const labels = useQuery({ ...labelsQuery(), enabled: isOpen });
 
   const items = useMemo<Item[]>(() => {
     const needle = query.trim().toLowerCase();
@@ -68,8 +84,20 @@ export function CommandPalette({ isOpen, onClose, role }: { isOpen: boolean; onC
         to: `/projects/${p.key}`,
         kind: 'project' as const,
       }));
-    return [...bugs, ...saved, ...projectItems, ...pages];
-  }, [query, q, role, search.data, views.data, projects.data]);
+    // Labels, by name: their bugs in the role's list (issue 36).
+    const labelItems = needle
+      ? (labels.data?.labels ?? [])
+          .filter((l) => l.name.toLowerCase().includes(needle))
+          .map((l) => ({
+            key: `label:${l._id}`,
+            label: `Bugs labelled ${l.name}`,
+            hint: 'Label',
+            to: `${labelListPath[role]}?label=${encodeURIComponent(l._id)}`,
+            kind: 'label' as const,
+          }))
+      : [];
+    return [...bugs, ...saved, ...projectItems, ...labelItems, ...pages];
+  }, [query, q, role, search.data, views.data, projects.data, labels.data]);
 
   useEffect(() => {
     if (isOpen) {
