@@ -43,7 +43,7 @@ export const milestonesProjection: Projection = {
     );
   },
 
-  async apply(events, { db, schema }) {
+  async apply(events, { db, schema, topics }) {
     const mine = eventsOf(events, ...TYPES);
     if (mine.length === 0) return;
     const ids = [...new Set(mine.map((e) => e.data.milestoneId))];
@@ -97,6 +97,8 @@ export const milestonesProjection: Projection = {
         created_at: createdAt,
       }));
     if (out.length === 0) return;
+    // Heard by those who see the project (read-api leaves it out for the others).
+    for (const projectId of new Set(out.map((m) => m.project_id))) topics.add(`milestones|*|${projectId}`);
     await sql`insert into ${sql.id(schema, 'milestones')}
       select * from jsonb_to_recordset(${JSON.stringify(out)}::jsonb) as x(
         id text, project_id text, name text, description text, start_date text, due_date text,

@@ -4,6 +4,8 @@ import { findMilestone, findVisibleProject, listMilestones, milestoneBurnup } fr
 import { type Context, Hono } from 'hono';
 import { asOfQuery, effectiveAsOf } from '../as-of.js';
 import type { ReadApiDeps } from '../deps.js';
+import { registerTopicFilter } from '../live/topic-filters.js';
+import { isInVisibleProject } from '../live/topics.js';
 
 /**
  * Milestones (api.md "Milestones", issue 36): a project's milestones, one milestone, and its
@@ -21,6 +23,8 @@ async function visibleMilestone(c: Context<AuthEnv>, deps: ReadApiDeps): Promise
 }
 
 export function createMilestonesRoutes(deps: ReadApiDeps) {
+  // A project's milestones changed: heard by those who see the project.
+  registerTopicFilter('milestones', (actor, topic) => isInVisibleProject(actor.hiddenProjects, topic));
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps.tokens));
   app.get('/:id', async (c) => c.json(await visibleMilestone(c, deps)));
