@@ -52,6 +52,7 @@ import {
   createWriteApi,
   ensureGeneralProject,
   finishLabelCleanup,
+  finishMilestoneCleanup,
   InviteCodes,
   isWriteApiRead,
   writeApiMigrations,
@@ -135,6 +136,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   await ensureGeneralProject(pool, commands);
   // A label deleted while a process stopped mid-way: its last bugs lose it now.
   await finishLabelCleanup(pool, commands);
+  await finishMilestoneCleanup(pool, commands);
   // The analytics views read every projection's tables: only a projector that runs them all installs them.
   const projections = options.projections ?? allProjections;
   const projector = new Projector(store, pool, db, projections, {

@@ -6,6 +6,7 @@ export { BugNumbers } from './bugs/bug-numbers.js';
 export { ClaimOwner } from './claim-owner.js';
 export type { WriteApiDeps } from './deps.js';
 export { finishLabelCleanup } from './labels/label-cleanup.js';
+export { finishMilestoneCleanup } from './milestones/milestones.commands.js';
 export { writeApiOperations } from './operations.js';
 export { ensureGeneralProject } from './projects/general-project.js';
 export { ProjectBugNumbers } from './projects/project-bug-numbers.js';

@@ -39,6 +39,14 @@ export function decideBugMilestone(command: SetBugMilestone, state: BugState): B
   return [{ type: 'BugMilestoneSet', data: { bugId: bug.id, milestoneId } }];
 }
 
+/** A deleted milestone's cleanup: takes the bug out of it (no actor needed; nothing when it is elsewhere now). */
+export type DropDeletedMilestone = Command<'DropDeletedMilestone', { bugId: string; milestoneId: string }>;
+
+export function decideDropDeletedMilestone(command: DropDeletedMilestone, state: BugState): BugEvent[] {
+  if (state.kind !== 'reported' || state.milestoneId !== command.data.milestoneId) return [];
+  return [{ type: 'BugMilestoneSet', data: { bugId: state.id, milestoneId: null } }];
+}
+
 /** The milestone after `event`: a move to another project leaves it. */
 export function evolveMilestoneId(milestoneId: string | null, event: BugEvent): string | null {
   if (event.type === 'BugMilestoneSet') return event.data.milestoneId;

@@ -16,7 +16,6 @@ export const milestoneMessages = {
   dateInvalid: 'Dates must be YYYY-MM-DD',
   startAfterDue: 'The start date must not be after the due date',
   otherProject: 'That milestone belongs to another project',
-  notEmpty: 'This milestone still has bugs: move them out first',
   cannotPlan: "You don't have permission to change this bug's milestone",
 } as const;
 

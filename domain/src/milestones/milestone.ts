@@ -1,4 +1,4 @@
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { type Actor, assertNever, type Command, type Decider, type Event, type EventMetadata } from '../core/event.js';
 import type { ProjectState } from '../projects/project.js';
 import { seesProject } from '../projects/project.js';
@@ -72,8 +72,8 @@ export type UpdateMilestone = Command<
     closed?: boolean | undefined;
   }
 >;
-/** `bugCount`: how many bugs are in it now, as write-api read it. */
-export type DeleteMilestone = Command<'DeleteMilestone', { project: MilestoneProject; bugCount: number }>;
+/** Its bugs leave it, each by an event of its own (write-api's cleanup, as a deleted label's). */
+export type DeleteMilestone = Command<'DeleteMilestone', { project: MilestoneProject }>;
 export type MilestoneCommand = CreateMilestone | UpdateMilestone | DeleteMilestone;
 
 /** Admins and the project's leads; to one who cannot see the project, neither it nor its milestones exist. */
@@ -140,7 +140,6 @@ export function decideMilestone(command: MilestoneCommand, state: MilestoneState
     case 'DeleteMilestone': {
       if (!state.exists || state.deleted) throw new NotFoundError(milestoneMessages.notFound);
       assertPlanner(actor, command.data.project, milestoneMessages.notFound);
-      if (command.data.bugCount > 0) throw new ConflictError(milestoneMessages.notEmpty);
       return [{ type: 'MilestoneDeleted', data: { milestoneId: state.id } }];
     }
     default:

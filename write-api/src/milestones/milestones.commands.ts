@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import {
+  type Actor,
   type BugState,
+  bugStreamDecider,
   createMilestoneBody,
+  decideDropDeletedMilestone,
   type MilestoneProject,
   type MilestoneState,
   milestoneDecider,
@@ -10,6 +14,7 @@ import {
   streams,
   updateMilestoneBody,
 } from '@bugtrail/domain';
+import type { CommandHandler } from '@bugtrail/eventstore';
 import { errorAnswer, forbiddenAnswer, invalidAnswer } from '@bugtrail/platform';
 import type pg from 'pg';
 import { z } from 'zod';
@@ -22,8 +27,57 @@ import { loadProject, projectNamed } from '../projects/project-facts.js';
 /**
  * Milestones (api.md "Milestones", issue 36): admins and a project's leads plan them. Each is one
  * stream; which bugs are in which is `write_api.bug_milestones` (written with each bug's
- * `BugMilestoneSet`, ADR 026), so a milestone that still holds bugs is not deleted.
+ * `BugMilestoneSet`, ADR 026), so a deleted milestone's bugs leave it by events of their own,
+ * before the delete answers (and at the next start when a process stopped mid-way).
  */
+const dropDecider = bugStreamDecider(decideDropDeletedMilestone);
+
+/** Takes every bug out of a deleted milestone; each removal's event id derives from the milestone and the bug. */
+export async function dropDeletedMilestone(
+  pool: pg.Pool,
+  commands: CommandHandler,
+  milestoneId: string,
+  actor: Actor | null,
+): Promise<void> {
+  const { rows } = await pool.query<{ bug_id: string }>(
+    'select bug_id from write_api.bug_milestones where milestone_id = $1 order by bug_id',
+    [milestoneId],
+  );
+  for (const { bug_id: bugId } of rows) {
+    const handled = await commands.handle(
+      streams.bug(bugId),
+      dropDecider,
+      {
+        type: 'DropDeletedMilestone',
+        data: { bugId, milestoneId },
+        metadata: { actor, now: new Date().toISOString() },
+      },
+      { actor, correlationId: randomUUID(), idempotencyKey: null },
+      {
+        retryOnConflict: true,
+        naturalKey: `milestone-deleted:${milestoneId}:${bugId}`,
+        alongside: (tx, { state }) => writeBugMilestone(tx, state),
+      },
+    );
+    if (handled.newEvents.length === 0 || handled.replayed) {
+      await pool.query('delete from write_api.bug_milestones where bug_id = $1 and milestone_id = $2', [
+        bugId,
+        milestoneId,
+      ]);
+    }
+  }
+}
+
+/** At start: the bugs still in a deleted milestone (a delete cut short) leave it. */
+export async function finishMilestoneCleanup(pool: pg.Pool, commands: CommandHandler): Promise<void> {
+  const { rows } = await pool.query<{ milestone_id: string }>(
+    'select distinct milestone_id from write_api.bug_milestones',
+  );
+  for (const { milestone_id: id } of rows) {
+    const { state } = await commands.load(streams.milestone(id), milestoneDecider);
+    if (state.deleted) await dropDeletedMilestone(pool, commands, id, null);
+  }
+}
 const tags = ['milestones'];
 const id = z.string().trim().min(1).max(100);
 
@@ -164,29 +218,25 @@ export const updateMilestone = defineCommand({
 export const deleteMilestone = defineCommand({
   method: 'delete',
   path: '/:id',
-  summary: 'Delete a milestone that holds no bugs (admins and its project’s leads)',
+  summary: 'Delete a milestone (admins and its project’s leads): its bugs leave it, each by an event of its own',
   tags,
   audience: ['admin', 'tester (project lead)', 'developer (project lead)'],
   params: milestoneParams,
   stream: ({ params }) => streams.milestone(params.id),
   decider: milestoneDecider,
-  command: async ({ params }, deps) => {
-    const { rows } = await deps.pool.query<{ n: string }>(
-      'select count(*) as n from write_api.bug_milestones where milestone_id = $1',
-      [params.id],
-    );
-    return {
-      type: 'DeleteMilestone',
-      data: { project: await projectOf(deps, params.id), bugCount: Number(rows[0]?.n ?? 0) },
-    };
-  },
+  command: async ({ params }, deps) => ({
+    type: 'DeleteMilestone',
+    data: { project: await projectOf(deps, params.id) },
+  }),
   policy: { retryOnConflict: true },
-  answer: () => ({ status: 200, body: { message: 'Milestone deleted' } }),
+  answer: async (_handled, { actor, params }, _command, deps) => {
+    await dropDeletedMilestone(deps.pool, deps.commands, params.id, actor);
+    return { status: 200, body: { message: 'Milestone deleted' } };
+  },
   responses: {
     200: { description: 'Deleted', schema: z.object({ message: z.string() }), headers: positionHeaders },
     403: forbiddenAnswer,
     404: errorAnswer(`"${milestoneMessages.notFound}"`),
-    409: errorAnswer(`"${milestoneMessages.notEmpty}"`),
   },
 });
 

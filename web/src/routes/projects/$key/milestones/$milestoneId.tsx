@@ -248,7 +248,7 @@ function MilestoneActions({
         }
       >
         {milestone.progress.total > 0
-          ? `“${milestone.name}” still has ${milestone.progress.total} ${milestone.progress.total === 1 ? 'bug' : 'bugs'}: move them out first, or the server will refuse.`
+          ? `“${milestone.name}” goes for good: its ${milestone.progress.total} ${milestone.progress.total === 1 ? 'bug leaves' : 'bugs leave'} it (their histories say so).`
           : `“${milestone.name}” goes for good; its history stays in the log.`}
       </ConfirmModal>
     </>
