@@ -58,7 +58,9 @@ describe('bundle budgets (gzip, first load)', () => {
     // 156 kB since issue 34: the lists' search parameters are read in the route tree every page
     // loads (validateSearch, loaderDeps: the list-search module). The loaders themselves are
     // split into chunks of their own (vite.config.ts): measured 155.5 kB with every data route's.
-    expect(landing.kB).toBeLessThanOrEqual(156);
+    // 158 kB since issue 36: four more routes in that tree (the board, milestones, a milestone,
+    // labels), their search parameters read without their components (board-search.ts): 157.0 kB.
+    expect(landing.kB).toBeLessThanOrEqual(158);
     expect(app.kB).toBeLessThanOrEqual(250);
   });
 });

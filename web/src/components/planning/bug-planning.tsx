@@ -235,7 +235,7 @@ function MilestoneLine({
       <Link
         to="/projects/$key/milestones/$milestoneId"
         params={{ key: projectKey, milestoneId: planned._id }}
-        className="font-medium text-brand-700 underline underline-offset-2 hover:no-underline"
+        className="font-medium text-brand-700 underline underline-offset-2 hover:decoration-2"
       >
         {planned.name}
       </Link>
@@ -307,7 +307,7 @@ function MilestoneLine({
           <Link
             to="/projects/$key/milestones"
             params={{ key: projectKey }}
-            className="text-brand-700 underline underline-offset-2 hover:no-underline"
+            className="text-brand-700 underline underline-offset-2 hover:decoration-2"
           >
             Plan one
           </Link>

@@ -5,7 +5,7 @@ import { linkedName, openBlockers, originalOf } from '../../lib/planning';
 import type { Bug } from '../../lib/types';
 import { cx } from '../ui/cx';
 
-const linkClass = 'font-mono font-semibold underline underline-offset-2 hover:no-underline';
+const linkClass = 'font-mono font-semibold underline underline-offset-2 hover:decoration-2';
 
 /**
  * Beside a bug's status: "Blocked by WEB-3" while a bug that blocks it is open (it cannot be

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { Settings } from 'lucide-react';
 import { useCallback, useEffect, useMemo } from 'react';
-import { labelList, listSearchFrom } from '../../../components/bug-list/list-search';
 import { PageHeader } from '../../../components/page-header';
 import { buttonClass } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -10,35 +9,14 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { messageOf } from '../../../lib/api';
 import { setCurrentProjectKey } from '../../../lib/current-project';
 import { projectQuery } from '../../../lib/projects';
-import { compact, pickOne } from '../../../lib/search';
+import { compact } from '../../../lib/search';
 import { boardQuery } from '../-components/board/board-query';
-import { type BoardSearch, BoardToolbar, boardFilterKeys } from '../-components/board/board-toolbar';
+import { type BoardSearch, boardApiParams, boardSearchFrom } from '../-components/board/board-search';
+import { BoardToolbar } from '../-components/board/board-toolbar';
 import { BoardView } from '../-components/board/board-view';
 import { ProjectKey } from '../-components/project-badges';
 import { ProjectUnavailable } from '../-components/project-unavailable';
 import { ProjectViews } from '../-components/project-views';
-
-function boardSearchFrom(search: Record<string, unknown>): BoardSearch {
-  const list = listSearchFrom(search);
-  return compact({
-    q: list.q,
-    priority: list.priority,
-    severity: list.severity,
-    assignee: list.assignee,
-    label: labelList(search.label),
-    lanes: pickOne(search.lanes, ['assignee'] as const),
-  });
-}
-
-/** The API's query for the board: its filters (the lanes are the page's alone). */
-function boardApiParams(search: BoardSearch): Record<string, string> {
-  const params: Record<string, string> = {};
-  for (const key of boardFilterKeys) {
-    const value = search[key];
-    if (value) params[key] = value;
-  }
-  return params;
-}
 
 export const Route = createFileRoute('/projects/$key/board')({
   validateSearch: boardSearchFrom,

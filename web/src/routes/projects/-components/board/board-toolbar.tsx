@@ -8,19 +8,9 @@ import { controlClass } from '../../../../components/ui/field';
 import { personOptionText } from '../../../../components/ui/person-name';
 import { developersQuery } from '../../../../lib/queries';
 import { useUrlText } from '../../../../lib/use-url-text';
+import { type BoardSearch, boardFilterKeys } from './board-search';
 
-/** The board's part of the URL: the list's filters that make sense on a board, and the lanes. */
-export type BoardSearch = {
-  q?: string;
-  priority?: string;
-  severity?: string;
-  assignee?: string;
-  label?: string;
-  /** Swimlanes: a row per assignee. */
-  lanes?: 'assignee';
-};
-
-export const boardFilterKeys = ['q', 'priority', 'severity', 'assignee', 'label'] as const;
+export { type BoardSearch, boardFilterKeys } from './board-search';
 
 /** The filters above the board, as the lists have them (api.md "Board": "Filters as in lists"), and the lanes switch. */
 export function BoardToolbar({
