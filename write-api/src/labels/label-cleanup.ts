@@ -23,18 +23,19 @@ export async function writeBugLabels(tx: pg.ClientBase, state: BugState): Promis
   );
 }
 
-/** Takes the deleted label off every bug that still carries it; answers how many lost it. */
+/** Takes the deleted label off every bug that still carries it; answers how many lost it, and the last event's position. */
 export async function dropDeletedLabel(
   pool: pg.Pool,
   commands: CommandHandler,
   labelId: string,
   actor: Actor | null,
-): Promise<number> {
+): Promise<{ dropped: number; last: string | null }> {
   const { rows } = await pool.query<{ bug_id: string }>(
     'select bug_id from write_api.bug_labels where label_id = $1 order by bug_id',
     [labelId],
   );
   let dropped = 0;
+  let last: string | null = null;
   for (const { bug_id: bugId } of rows) {
     const handled = await commands.handle(
       streams.bug(bugId),
@@ -48,10 +49,11 @@ export async function dropDeletedLabel(
       },
     );
     if (handled.newEvents.length > 0 && !handled.replayed) dropped++;
+    if (handled.position && (last === null || handled.position > last)) last = handled.position;
     // A bug deleted (or never reported) keeps no row: nothing will take it off.
     else await pool.query('delete from write_api.bug_labels where bug_id = $1 and label_id = $2', [bugId, labelId]);
   }
-  return dropped;
+  return { dropped, last };
 }
 
 /** At start: the deleted labels some bug still carries (a delete cut short), taken off. */

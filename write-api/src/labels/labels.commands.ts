@@ -120,8 +120,15 @@ export const deleteLabel = defineCommand({
     alongside: (tx, { state }) => LabelTable.write(tx, state),
   }),
   answer: async (_handled, { actor }, command, deps) => {
-    await dropDeletedLabel(deps.pool, deps.commands, command.data.labelId, actor);
-    return { status: 200, body: { message: 'Label deleted' } };
+    // Its bugs' own events come after the delete's: the answer waits for them too (read-your-writes).
+    const { last } = await dropDeletedLabel(deps.pool, deps.commands, command.data.labelId, actor);
+    if (!last) return { status: 200, body: { message: 'Label deleted' } };
+    const caughtUp = await deps.changeFeed.waitFor(last, deps.config.readYourWritesTimeoutMs);
+    return {
+      status: 200,
+      headers: { 'X-Event-Position': last, ...(caughtUp ? {} : { 'X-Read-Model-Lag': '1' }) },
+      body: { message: 'Label deleted' },
+    };
   },
   responses: {
     200: { description: 'Deleted', schema: z.object({ message: z.string() }), headers: positionHeaders },

@@ -38,11 +38,12 @@ export async function dropDeletedMilestone(
   commands: CommandHandler,
   milestoneId: string,
   actor: Actor | null,
-): Promise<void> {
+): Promise<string | null> {
   const { rows } = await pool.query<{ bug_id: string }>(
     'select bug_id from write_api.bug_milestones where milestone_id = $1 order by bug_id',
     [milestoneId],
   );
+  let last: string | null = null;
   for (const { bug_id: bugId } of rows) {
     const handled = await commands.handle(
       streams.bug(bugId),
@@ -59,6 +60,7 @@ export async function dropDeletedMilestone(
         alongside: (tx, { state }) => writeBugMilestone(tx, state),
       },
     );
+    if (handled.position && (last === null || handled.position > last)) last = handled.position;
     if (handled.newEvents.length === 0 || handled.replayed) {
       await pool.query('delete from write_api.bug_milestones where bug_id = $1 and milestone_id = $2', [
         bugId,
@@ -66,6 +68,7 @@ export async function dropDeletedMilestone(
       ]);
     }
   }
+  return last;
 }
 
 /** At start: the bugs still in a deleted milestone (a delete cut short) leave it. */
@@ -230,8 +233,15 @@ export const deleteMilestone = defineCommand({
   }),
   policy: { retryOnConflict: true },
   answer: async (_handled, { actor, params }, _command, deps) => {
-    await dropDeletedMilestone(deps.pool, deps.commands, params.id, actor);
-    return { status: 200, body: { message: 'Milestone deleted' } };
+    // Its bugs' own events come after the delete's: the answer waits for them too (read-your-writes).
+    const last = await dropDeletedMilestone(deps.pool, deps.commands, params.id, actor);
+    if (!last) return { status: 200, body: { message: 'Milestone deleted' } };
+    const caughtUp = await deps.changeFeed.waitFor(last, deps.config.readYourWritesTimeoutMs);
+    return {
+      status: 200,
+      headers: { 'X-Event-Position': last, ...(caughtUp ? {} : { 'X-Read-Model-Lag': '1' }) },
+      body: { message: 'Milestone deleted' },
+    };
   },
   responses: {
     200: { description: 'Deleted', schema: z.object({ message: z.string() }), headers: positionHeaders },
