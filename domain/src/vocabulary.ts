@@ -49,6 +49,8 @@ export type { FieldIssue } from './core/errors.js';
 export type { Actor, Role } from './core/event.js';
 // Types only: erased, so the event schemas' zod stays out of the browser.
 export type { NotificationDto, NotificationKind } from './notifications/notifications.js';
+export * from './projects/field-values.js';
+export * from './projects/field-vocabulary.js';
 export * from './projects/project-vocabulary.js';
 export * from './users/api-token-vocabulary.js';
 export { rolePermissions } from './users/permissions.js';

@@ -28,6 +28,7 @@ export { MailReactor, mailReactorMigrations } from './notifications/mail-reactor
 export { notificationsProjection, notificationsTopic } from './notifications/notifications.projection.js';
 export * from './notifications/notifications.queries.js';
 export { allProjections } from './projections.js';
+export * from './projects/fields.queries.js';
 export { projectsProjection, projectTopic } from './projects/projects.projection.js';
 export * from './projects/projects.queries.js';
 export type * from './projects/projects.tables.js';

@@ -7,6 +7,7 @@ import type { AnyCommandDeclaration } from './command.js';
 import { labelCommands } from './labels/labels.commands.js';
 import { milestoneCommands, projectMilestoneCommands } from './milestones/milestones.commands.js';
 import { notificationCommands } from './notifications/notifications.commands.js';
+import { fieldCommands } from './projects/fields.commands.js';
 import { projectCommands } from './projects/projects.commands.js';
 import { userCommands } from './users/users.commands.js';
 import { viewCommands } from './views/views.commands.js';
@@ -30,7 +31,7 @@ export const declaredCommands: readonly CommandMount[] = [
   { base: '/api/bugs', commands: [...bugCommands, ...planningCommands, ...commentCommands] },
   { base: '/api/labels', commands: labelCommands },
   { base: '/api/views', commands: viewCommands },
-  { base: '/api/projects', commands: [...projectCommands, ...projectMilestoneCommands] },
+  { base: '/api/projects', commands: [...projectCommands, ...projectMilestoneCommands, ...fieldCommands] },
   { base: '/api/milestones', commands: milestoneCommands },
   { base: '/api/notifications', commands: notificationCommands },
   { base: '/api/chats', commands: chatCommands },

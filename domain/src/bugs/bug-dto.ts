@@ -1,5 +1,6 @@
 import type { LabelRef } from '../labels/label.schemas.js';
 import { generalProject } from '../projects/default-project.js';
+import { type FieldDef, type ShownFieldValue, shownFields } from '../projects/fields.js';
 import { toUserDto, type UserDto } from '../users/user-dto.js';
 import type { ReportedBug } from './bug.js';
 import { bugKey } from './bug-project.js';
@@ -57,6 +58,8 @@ export type BugDto = {
   subBugs: { total: number; closed: number };
   /** The milestone it is planned into (`GET /api/milestones/{id}` names it), or null. */
   milestoneId: string | null;
+  /** Its project's custom fields by key (api.md "Custom fields"), null where it has no value. */
+  fields: Record<string, ShownFieldValue>;
   /** The stream revision: send it back as If-Match to edit. */
   version: number;
 };
@@ -95,6 +98,9 @@ export type ProjectRef = { _id: string; key: string; name: string };
 export type ProjectNames = (id: string) => Pick<ProjectRef, 'key' | 'name'> | undefined;
 /** A label's name and colour; undefined for one deleted (or unknown): the bug does not show it. */
 export type LabelNames = (id: string) => Pick<LabelRef, 'name' | 'color'> | undefined;
+/** A project's custom fields (removed ones flagged), as whoever builds the answer knows them. */
+export type ProjectFields = (projectId: string) => readonly FieldDef[];
+const noFields: ProjectFields = () => [];
 
 /** Labels by name, for a bug's answer: the ones it carries that still exist. */
 export function labelRefs(ids: readonly string[], labels: LabelNames): LabelRef[] {
@@ -122,6 +128,7 @@ export function toBugDto(
   projects: ProjectNames,
   labels: LabelNames,
   links: BugLinks = noLinks,
+  fields: ProjectFields = noFields,
 ): BugDto {
   const user = (id: string) => users(id) ?? unknownUser(id);
   const project = projects(bug.projectId) ?? unknownProject(bug.projectId);
@@ -162,6 +169,7 @@ export function toBugDto(
     parent: links.parent,
     subBugs: links.subBugs,
     milestoneId: bug.milestoneId,
+    fields: shownFields(fields(bug.projectId), bug.fieldValues),
     version,
   };
 }

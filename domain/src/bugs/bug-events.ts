@@ -44,3 +44,4 @@ export type BugRelationAdded = BugEventMap['BugRelationAdded'];
 export type BugRelationRemoved = BugEventMap['BugRelationRemoved'];
 export type BugParentSet = BugEventMap['BugParentSet'];
 export type BugMilestoneSet = BugEventMap['BugMilestoneSet'];
+export type BugFieldsChanged = BugEventMap['BugFieldsChanged'];

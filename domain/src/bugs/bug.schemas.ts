@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { archiveEventSchemas } from './archive.js';
+import { bugFieldEventSchemas } from './bug-fields.js';
 import { bugMilestoneEventSchemas } from './bug-milestone.js';
 import { bugProjectEventSchemas } from './bug-project.js';
 import { bugStatuses, priorities, severities } from './bug-vocabulary.js';
@@ -110,6 +111,7 @@ export const bugEventSchemas = {
   ...rankEventSchemas,
   ...relationEventSchemas,
   ...bugMilestoneEventSchemas,
+  ...bugFieldEventSchemas,
 } as const;
 
 type Data<K extends keyof typeof bugEventSchemas> = z.infer<(typeof bugEventSchemas)[K]['data']>;

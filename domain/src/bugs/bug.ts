@@ -1,7 +1,9 @@
 import type { EventMetadata } from '../core/event.js';
+import type { FieldValues } from '../projects/fields.js';
 import { evolveArchived } from './archive.js';
 import { type BugStatus, bugEventSchemas, type Priority, type Severity } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
+import { evolveFieldValues } from './bug-fields.js';
 import { evolveMilestoneId } from './bug-milestone.js';
 import { evolveBugProject, legacyProjectId } from './bug-project.js';
 import { type CodeLinks, evolveCodeLinks, noCodeLinks } from './code-links.js';
@@ -53,6 +55,8 @@ export type ReportedBug = Readonly<{
   parentId: string | null;
   /** The milestone it is planned into (bug-milestone.ts), or null. */
   milestoneId: string | null;
+  /** Its custom field values by field id (bug-fields.ts). */
+  fieldValues: FieldValues;
   createdAt: string;
   updatedAt: string;
 }>;
@@ -108,6 +112,7 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       rank: null,
       parentId: null,
       milestoneId: null,
+      fieldValues: {},
       createdAt: when,
       updatedAt: when,
     };
@@ -189,6 +194,8 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
         rank: evolveRank(state.rank, event),
         milestoneId: evolveMilestoneId(state.milestoneId, event),
       };
+    case 'BugFieldsChanged':
+      return { ...touched, fieldValues: evolveFieldValues(state.fieldValues, event) };
     case 'BugMilestoneSet':
       return { ...touched, milestoneId: evolveMilestoneId(state.milestoneId, event) };
     case 'BugLabelsAdded':

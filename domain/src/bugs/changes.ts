@@ -24,10 +24,19 @@ const fieldValues = {
   labels: (r: ReportedBug) => r.labelIds,
   parent: (r: ReportedBug) => r.parentId,
   milestone: (r: ReportedBug) => r.milestoneId,
+  /** Custom field values by field id (option ids for selects): the history names them. */
+  fields: (r: ReportedBug) => r.fieldValues,
 } as const;
 
 /** Fields a report leaves empty and does not list: they change only later (code links). */
-const laterOnly: ReadonlySet<BugField> = new Set(['commits', 'pullRequests', 'labels', 'parent', 'milestone']);
+const laterOnly: ReadonlySet<BugField> = new Set([
+  'commits',
+  'pullRequests',
+  'labels',
+  'parent',
+  'milestone',
+  'fields',
+]);
 
 export type BugField = keyof typeof fieldValues;
 export const bugFields = Object.keys(fieldValues) as readonly BugField[];

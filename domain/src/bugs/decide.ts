@@ -3,6 +3,7 @@ import { assertNever, type Command, type Decider } from '../core/event.js';
 import { type BugState, evolveBug, initialBugState, type ReportedBug } from './bug.js';
 import type { BugDetailsEditedData, BugStatus, Priority, Severity } from './bug.schemas.js';
 import type { BugEvent } from './bug-events.js';
+import { type FieldInput, fieldEvents } from './bug-fields.js';
 import { assertOpenTo, bugProjectMessages, type ProjectFacts } from './bug-project.js';
 import { type ChecklistEntry, diffChecklist } from './checklist.js';
 import { decideLinkCode, type LinkCode } from './code-links.js';
@@ -73,6 +74,8 @@ export type ReportBug = Command<
       assigneeIds: readonly string[];
       checklist?: readonly string[] | undefined;
       attachments?: readonly string[] | undefined;
+      /** Its project's custom fields and the values sent (issue 37); absent: the project has none to check. */
+      fields?: FieldInput | undefined;
     }
 >;
 export type ChangeBugStatus = Command<'ChangeBugStatus', Blockers & { bugId: string; status: BugStatus }>;
@@ -101,6 +104,8 @@ export type UpdateBug = Command<
          */
         status?: BugStatus | undefined;
       };
+      /** Custom field values sent (only those named change), with the bug's project's fields. */
+      fields?: FieldInput | undefined;
     }
 >;
 
@@ -156,6 +161,7 @@ function reportBug(command: ReportBug, state: BugState): BugEvent[] {
   const assigneeIds = unique(d.assigneeIds);
   const checklist = cleanEntries(d.checklist);
   const attachments = [...new Set(cleanEntries(d.attachments))];
+  const fields = fieldEvents(d.bugId, d.fields, {}, true);
   fail([
     ...validateBugForm(
       {
@@ -173,6 +179,7 @@ function reportBug(command: ReportBug, state: BugState): BugEvent[] {
     ...unknownDeveloperIssues(assigneeIds, d.knownDeveloperIds),
     // Developers see no project they are not a member of unless it is public.
     ...outsiderIssues(assigneeIds, (id) => d.project.private && !Object.hasOwn(d.project.members, id)),
+    ...fields.issues,
   ]);
   const bugId = d.bugId;
   const newId = idSupply(d.newItemIds);
@@ -198,6 +205,7 @@ function reportBug(command: ReportBug, state: BugState): BugEvent[] {
     assigneeIds.length > 0
       ? { type: 'DevelopersAssigned', data: { bugId, developerIds: assigneeIds } }
       : { type: 'BugInTriage', data: { bugId, projectId: d.project.id } },
+    ...fields.events,
     ...checklist.map((text): BugEvent => ({ type: 'ChecklistItemAdded', data: { bugId, itemId: newId(), text } })),
     ...attachments.map((url): BugEvent => ({ type: 'AttachmentLinkAdded', data: { bugId, url } })),
   ];
@@ -314,14 +322,20 @@ function updateBug(command: UpdateBug, state: BugState): BugEvent[] {
   const assigneeIds = changes.assigneeIds === undefined ? bug.assigneeIds : unique(changes.assigneeIds);
   const added = assigneeIds.filter((id) => !bug.assigneeIds.includes(id));
   const details = detailChanges(bug, changes, assigneeIds, command.metadata.now);
+  const fields = fieldEvents(bug.id, command.data.fields, bug.fieldValues, false);
   fail([
     ...details.issues,
+    ...fields.issues,
     ...unknownDeveloperIssues(added, knownDeveloperIds),
     ...outsiderIssues(added, (id) => developersHiddenProjects?.[id]?.includes(bug.projectId) ?? false),
     ...(changes.checklist ? validateChecklistTexts(changes.checklist.map((i) => i.text)) : []),
     ...(changes.attachments ? validateAttachmentLinks(changes.attachments) : []),
   ]);
-  const events: BugEvent[] = [...editedEvent(bug.id, details.changed), ...assigneeEvents(bug, assigneeIds)];
+  const events: BugEvent[] = [
+    ...editedEvent(bug.id, details.changed),
+    ...fields.events,
+    ...assigneeEvents(bug, assigneeIds),
+  ];
   if (changes.checklist) {
     events.push(
       ...diffChecklist(bug.checklist, changes.checklist, {

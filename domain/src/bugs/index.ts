@@ -12,6 +12,7 @@ export * from './bug.js';
 export * from './bug.schemas.js';
 export * from './bug-dto.js';
 export * from './bug-events.js';
+export * from './bug-fields.js';
 export * from './bug-milestone.js';
 export * from './bug-project.js';
 export * from './bug-vocabulary.js';

@@ -6,5 +6,6 @@ registerEvents(projectEventSchemas);
 registerEvents(defaultProjectEventSchemas);
 
 export * from './default-project.js';
+export * from './fields.js';
 export * from './project.js';
 export * from './project.schemas.js';

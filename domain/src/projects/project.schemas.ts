@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldEventSchemas } from './fields.js';
 import {
   type ProjectDto,
   projectAccessModes,
@@ -45,6 +46,7 @@ export const projectEventSchemas = {
   ProjectMemberAdded: { version: 1, data: z.object({ projectId, userId, role: z.enum(projectRoles) }) },
   ProjectMemberRoleChanged: { version: 1, data: z.object({ projectId, userId, role: z.enum(projectRoles) }) },
   ProjectMemberRemoved: { version: 1, data: z.object({ projectId, userId }) },
+  ...fieldEventSchemas,
 } as const;
 
 type Schemas = typeof projectEventSchemas;

@@ -1,6 +1,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { type Actor, assertNever, type Command, type Decider, type Event, type EventMetadata } from '../core/event.js';
 import { userMessages } from '../users/user-vocabulary.js';
+import { decideFields, evolveFields, type FieldCommand, type FieldDef } from './fields.js';
 import {
   type ProjectAccess,
   type ProjectEventData,
@@ -29,6 +30,8 @@ export type ProjectState = Readonly<{
   createdAt: string;
   /** By user id. */
   members: Readonly<Record<string, ProjectRole>>;
+  /** Its custom fields (fields.ts), removed ones flagged. */
+  fields: readonly FieldDef[];
 }>;
 
 export const initialProjectState = (): ProjectState => ({
@@ -43,6 +46,7 @@ export const initialProjectState = (): ProjectState => ({
   archived: false,
   createdAt: '',
   members: {},
+  fields: [],
 });
 
 export function evolveProject(state: ProjectState, event: ProjectEventWithMeta): ProjectState {
@@ -77,6 +81,10 @@ export function evolveProject(state: ProjectState, event: ProjectEventWithMeta):
       const { [event.data.userId]: _gone, ...members } = state.members;
       return { ...state, members };
     }
+    case 'ProjectFieldAdded':
+    case 'ProjectFieldChanged':
+    case 'ProjectFieldRemoved':
+      return { ...state, fields: evolveFields(state.fields, event) };
     default:
       return assertNever(event);
   }
@@ -103,7 +111,7 @@ export type UpdateProject = Command<
 /** `userKnown`: write-api looked the person up (an unknown one is 404). */
 export type SetProjectMember = Command<'SetProjectMember', { userId: string; role: ProjectRole; userKnown: boolean }>;
 export type RemoveProjectMember = Command<'RemoveProjectMember', { userId: string }>;
-export type ProjectCommand = CreateProject | UpdateProject | SetProjectMember | RemoveProjectMember;
+export type ProjectCommand = CreateProject | UpdateProject | SetProjectMember | RemoveProjectMember | FieldCommand;
 
 /** Whether `actor` sees the project at all: public ones everyone, a private one its members, admins and auditors. */
 export function seesProject(actor: Actor, project: Pick<ProjectState, 'private' | 'members'>): boolean {
@@ -197,6 +205,11 @@ export function decideProject(command: ProjectCommand, state: ProjectState): Pro
       return setMember(command, state);
     case 'RemoveProjectMember':
       return removeMember(command, state);
+    case 'AddProjectField':
+    case 'ChangeProjectField':
+    case 'RemoveProjectField':
+      assertManager(command.metadata.actor, state);
+      return decideFields(state.id, state.fields, command);
     default:
       return assertNever(command);
   }

@@ -22,6 +22,7 @@ const typeOfEvent: Readonly<Record<string, WebhookEventType>> = {
   BugRelationRemoved: 'bug.updated',
   BugParentSet: 'bug.updated',
   BugMilestoneSet: 'bug.updated',
+  BugFieldsChanged: 'bug.updated',
   BugStatusChanged: 'bug.status_changed',
   DevelopersAssigned: 'bug.assigned',
   DevelopersUnassigned: 'bug.assigned',

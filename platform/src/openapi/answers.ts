@@ -114,6 +114,11 @@ export const bugDtoSchema = z.object({
   parent: linkedBugSchema.omit({ number: true }).nullable().describe('The bug it is a sub-bug of'),
   subBugs: z.object({ total: z.number().int(), closed: z.number().int() }).describe('Its sub-bugs'),
   milestoneId: z.string().nullable().describe('The milestone it is planned into (`GET /api/milestones/{id}`)'),
+  fields: z
+    .record(z.string(), z.union([z.string(), z.number(), z.array(z.string())]).nullable())
+    .describe(
+      'Its project’s custom fields by key (`GET /api/projects/{id}/fields`): text, a number, a day, an option’s name, option names, a user’s `_id`, a link; null where it has none',
+    ),
   code: z
     .object({
       commits: z.array(

@@ -170,6 +170,37 @@ export const analyticsViews: readonly AnalyticsView[] = [
       where not b.deleted`,
   },
   {
+    name: 'bug_field_values',
+    comment:
+      'One row per custom field value a bug holds now (a multi-select: one row per option chosen; deleted bugs and removed fields left out). value_text holds every value as text (an option’s name, a user’s id, a day, a link); value_number and value_date the typed value of number and date fields.',
+    columns: [
+      col('bug_id', 'The bug (analytics.bugs.id).'),
+      col('field_key', 'The field’s key, as bug answers and list filters name it (field.<key>).'),
+      col('field_name', 'The field’s name now.'),
+      col(
+        'value_text',
+        'The value as text: an option’s name for selects, a user’s id (analytics.users.id) for user fields.',
+      ),
+      col('value_number', 'The value of a number field, else NULL.'),
+      col('value_date', 'The value of a date field, else NULL.'),
+    ],
+    query: `select b.id, f->>'key', f->>'name',
+        case when f->>'type' in ('select', 'multi_select')
+          then (select o->>'name' from jsonb_array_elements(f->'options') o where o->>'id' = x.v limit 1)
+          else x.v end,
+        case when f->>'type' = 'number' then x.v::numeric end,
+        case when f->>'type' = 'date' then x.v::date end
+      from rm.bugs b
+      join rm.bug_projects p on p.id = b.project_id
+      cross join lateral jsonb_array_elements(p.fields) f
+      cross join lateral jsonb_array_elements_text(
+        case jsonb_typeof(b.field_values->(f->>'id'))
+          when 'array' then b.field_values->(f->>'id')
+          else jsonb_build_array(b.field_values->(f->>'id')) end) as x(v)
+      where not b.deleted and b.field_values is not null and b.field_values ? (f->>'id')
+        and not coalesce((f->>'removed')::boolean, false)`,
+  },
+  {
     name: 'bug_status_intervals',
     comment:
       'Every stay of every bug in a status: when it entered, when it left and who moved it there. A bug’s current stay has left_at and seconds NULL. Deleted bugs keep their stays (join analytics.bugs to leave them out).',

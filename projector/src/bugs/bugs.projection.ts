@@ -7,6 +7,9 @@ import {
   defaultRank,
   eventsOf,
   evolveBugWith,
+  evolveFields,
+  type FieldDef,
+  type FieldValues,
   generalProject,
   type LabelRef,
   legacyProjectId,
@@ -29,7 +32,8 @@ import type { BugKeysTable, BugsTable, BugUsersTable, FileKeys } from './bugs.ta
 const BUG_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(bugEventSchemas));
 
 type Person = { name: string; profileImageURL: string | null };
-type ProjectLabel = Pick<ProjectRef, 'key' | 'name'>;
+/** A project as its bugs' answers show it: its key and name, and its custom fields (removed ones flagged). */
+type ProjectLabel = Pick<ProjectRef, 'key' | 'name'> & { fields: readonly FieldDef[] };
 
 /** What a batch knows of one bug: as stored before the batch, and as folded so far. */
 type Entry = {
@@ -45,7 +49,7 @@ type Entry = {
 
 type StoredRow = Pick<
   Selectable<BugsTable>,
-  'id' | 'dto' | 'deleted' | 'revision' | 'file_keys' | 'parent_id' | 'label_ids'
+  'id' | 'dto' | 'deleted' | 'revision' | 'file_keys' | 'parent_id' | 'label_ids' | 'field_values'
 >;
 /** A row as written (as JSON, so the domain's readonly arrays go as they are): all but the generated search vector. */
 type BugRow = Omit<Insertable<BugsTable>, 'search' | 'assignee_ids'> & { assignee_ids: readonly string[] };
@@ -64,6 +68,7 @@ export function stateFromRow(
   fileKeys: FileKeys | null = null,
   parentId: string | null = null,
   labelIds: readonly string[] | null = null,
+  fieldValues: FieldValues | null = null,
 ): ReportedBug {
   const projectNumber = dto.key ? (parseBugKey(dto.key)?.number ?? null) : null;
   return {
@@ -105,6 +110,8 @@ export function stateFromRow(
     // The row keeps it: a deleted parent leaves the answer, not the bug's own fact.
     parentId,
     milestoneId: dto.milestoneId ?? null,
+    // The row keeps them by field and option id (the answer shows keys and names).
+    fieldValues: fieldValues ?? {},
     createdAt: dto.createdAt,
     updatedAt: dto.updatedAt,
   };
@@ -162,7 +169,8 @@ export const bugsProjection: Projection = {
   // 8: projects (issue 35): each bug's project and key, the projects' names, every key a bug has had.
   // 9: labels and board ranks (issue 36).
   // 10: relations, sub-bugs and milestones (issue 36).
-  version: 10,
+  // 11: custom field values (issue 37): `field_values` by field id, the projects' fields beside their names.
+  version: 11,
   tables: ['bugs', 'bug_counters', 'bug_users', 'bug_projects', 'bug_keys', 'labels', 'bug_links'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
@@ -187,6 +195,7 @@ export const bugsProjection: Projection = {
       revision int not null,
       dto jsonb not null,
       file_keys jsonb,
+      field_values jsonb,
       search tsvector generated always as (
         to_tsvector('english', coalesce(dto->>'title', '') || ' ' || coalesce(dto->>'description', ''))
       ) stored
@@ -228,7 +237,8 @@ export const bugsProjection: Projection = {
     await sql`create table ${t(schema, 'bug_projects')} (
       id text primary key,
       key text not null,
-      name text not null
+      name text not null,
+      fields jsonb not null default '[]'
     )`.execute(db);
     // By-key lookups read it, and so does a project's new key (which bugs to relabel): a key, not an index.
     await sql`create table ${t(schema, 'bug_keys')} (
@@ -272,6 +282,11 @@ export const bugsProjection: Projection = {
     await sql`create index ${index('bugs_milestone')} on ${t(schema, 'bugs')} (milestone_id, status) where milestone_id is not null and not deleted`.execute(
       db,
     );
+    // Lists filtered by a custom field's value (`field_values @> '{"<field id>": value}'`), and the
+    // bugs to write again when a field or an option is renamed or removed.
+    await sql`create index ${index('bugs_field_values')} on ${t(schema, 'bugs')} using gin (field_values jsonb_path_ops) with (fastupdate = off) where field_values is not null`.execute(
+      db,
+    );
     // A board's column: a project's bugs of one status in rank order.
     await sql`create index ${index('bugs_board')} on ${t(schema, 'bugs')} (project_id, status, rank, id) where not deleted and not archived`.execute(
       db,
@@ -292,8 +307,15 @@ export const bugsProjection: Projection = {
     for (const e of events) if (BUG_EVENT_TYPES.has(e.type)) bugEvents.push(e);
     const userEvents = eventsOf(events, 'UserRegistered', 'ProfileUpdated');
     const projectEvents = eventsOf(events, 'ProjectCreated', 'ProjectRenamed', 'ProjectKeyChanged');
+    const fieldEvents = eventsOf(events, 'ProjectFieldAdded', 'ProjectFieldChanged', 'ProjectFieldRemoved');
     const labelEvents = eventsOf(events, 'LabelCreated', 'LabelChanged', 'LabelDeleted');
-    if (bugEvents.length === 0 && userEvents.length === 0 && projectEvents.length === 0 && labelEvents.length === 0)
+    if (
+      bugEvents.length === 0 &&
+      userEvents.length === 0 &&
+      projectEvents.length === 0 &&
+      labelEvents.length === 0 &&
+      fieldEvents.length === 0
+    )
       return;
 
     // 0b. Labels: the batch's last word on each; the bugs of one renamed, recoloured or deleted show it.
@@ -304,6 +326,8 @@ export const bugsProjection: Projection = {
     // 0. Projects' keys and names: the batch's last word on each (its bugs show it), and which changed.
     const projects = new Map<string, ProjectLabel>();
     const relabelled = await foldProjectLabels(db, schema, projects, projectEvents);
+    // 0c. Custom fields: the bugs that hold a value of a field renamed in its options, or removed, show it.
+    const refielded = await foldProjectFields(db, schema, projects, fieldEvents);
 
     // 1. Names: fold the batch's user events over the stored names.
     const people = new Map<string, Person>();
@@ -348,7 +372,7 @@ export const bugsProjection: Projection = {
     const stored = bugIds.filter((id) => !born.has(id));
     if (stored.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values from ${t(schema, 'bugs')}
         where id = any(${stored}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
@@ -356,7 +380,7 @@ export const bugsProjection: Projection = {
       // One index lookup per person: given `people && (a long array)`, the planner guessed thousands
       // of matches and read the whole table (83 ms at 20k bugs for 60 new users; seconds at 272k).
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from unnest(${[...renamed]}::text[]) as u(person)
             cross join lateral (select id from ${t(schema, 'bugs')} where people @> array[u.person]) shown))
@@ -366,10 +390,21 @@ export const bugsProjection: Projection = {
 
     if (relabelledLabels.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from unnest(${relabelledLabels}::text[]) as l(label)
             cross join lateral (select id from ${t(schema, 'bugs')} where label_ids @> array[l.label]) shown))
+          and not (id = any(${bugIds}::text[]))`.execute(db);
+      for (const row of rows) if (!entries.has(row.id)) entries.set(row.id, entryOf(row));
+    }
+
+    if (refielded.length > 0) {
+      const { rows } =
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values from ${t(schema, 'bugs')}
+        where id = any(array(
+            select shown.id from jsonb_to_recordset(${JSON.stringify(refielded)}::jsonb) as f(project_id text, field_id text)
+            cross join lateral (select id from ${t(schema, 'bugs')}
+              where project_id = f.project_id and field_values is not null and field_values ? f.field_id) shown))
           and not (id = any(${bugIds}::text[]))`.execute(db);
       for (const row of rows) if (!entries.has(row.id)) entries.set(row.id, entryOf(row));
     }
@@ -410,7 +445,7 @@ export const bugsProjection: Projection = {
     const showingOnly = new Set(toLoad);
     if (toLoad.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values from ${t(schema, 'bugs')}
         where id = any(${toLoad}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
@@ -431,6 +466,7 @@ export const bugsProjection: Projection = {
       if (entry.state.kind === 'reported') neededProjects.add(entry.state.projectId);
     await loadProjectLabels(db, schema, projects, [...neededProjects]);
     const projectLabel = (id: string) => projects.get(id);
+    const fieldsOf = (id: string) => projects.get(id)?.fields ?? [];
     const neededLabels = new Set<string>();
     for (const entry of entries.values())
       if (entry.state.kind === 'reported') for (const id of entry.state.labelIds) neededLabels.add(id);
@@ -463,7 +499,7 @@ export const bugsProjection: Projection = {
     for (const entry of entries.values()) {
       const s = entry.state;
       if (s.kind !== 'reported') continue;
-      const dto = toBugDto(s, entry.revision, lookup, projectLabel, labelShown, linksOf(s.id));
+      const dto = toBugDto(s, entry.revision, lookup, projectLabel, labelShown, linksOf(s.id), fieldsOf);
       (entry.stored ? known : fresh).push({
         id: s.id,
         number: s.number,
@@ -485,6 +521,7 @@ export const bugsProjection: Projection = {
         revision: entry.revision,
         dto,
         file_keys: fileKeysOf(s),
+        field_values: Object.keys(s.fieldValues).length > 0 ? s.fieldValues : null,
       });
       if (entry.changed) {
         if (counted(entry.before)) bump(counterKeys(entry.before), -1);
@@ -526,7 +563,9 @@ async function foldProjectLabels(
     const current = projects.get(e.data.projectId);
     const key = e.data.key ?? current?.key;
     const name = e.data.name ?? current?.name;
-    if (key !== undefined && name !== undefined) projects.set(e.data.projectId, { key, name });
+    if (key !== undefined && name !== undefined) {
+      projects.set(e.data.projectId, { key, name, fields: current?.fields ?? [] });
+    }
   }
   const changed = ids.filter((id) => {
     const was = before.get(id);
@@ -534,11 +573,43 @@ async function foldProjectLabels(
     return now !== undefined && (was?.key !== now.key || was?.name !== now.name);
   });
   if (changed.length > 0) {
-    const rows = changed.map((id) => ({ id, ...projects.get(id)! }));
+    const rows = changed.map((id) => ({ id, key: projects.get(id)!.key, name: projects.get(id)!.name }));
     await sql`insert into ${t(schema, 'bug_projects')} (id, key, name)
       select id, key, name from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id text, key text, name text)
       on conflict (id) do update set key = excluded.key, name = excluded.name`.execute(db);
   }
+  return changed;
+}
+
+type FieldEventOf = Parameters<typeof evolveFields>[1] & { data: { projectId: string } };
+
+/**
+ * Folds the batch's field events over each project's stored fields (written back); answers the
+ * fields whose values bugs show differently now (an option renamed or removed, the field removed).
+ */
+async function foldProjectFields(
+  db: Tx,
+  schema: string,
+  projects: Map<string, ProjectLabel>,
+  fieldEvents: readonly { type: string; data: unknown }[],
+): Promise<{ project_id: string; field_id: string }[]> {
+  if (fieldEvents.length === 0) return [];
+  const typed = fieldEvents as readonly FieldEventOf[];
+  const ids = [...new Set(typed.map((e) => e.data.projectId))];
+  await loadProjectLabels(db, schema, projects, ids);
+  const changed: { project_id: string; field_id: string }[] = [];
+  for (const e of typed) {
+    // A project's fields follow its creation (the stream's order): General's row may not exist yet in a rebuild.
+    const project = projects.get(e.data.projectId) ?? { key: '', name: '', fields: [] };
+    projects.set(e.data.projectId, { ...project, fields: evolveFields(project.fields, e) });
+    if (e.type === 'ProjectFieldRemoved' || (e.type === 'ProjectFieldChanged' && e.data.options)) {
+      changed.push({ project_id: e.data.projectId, field_id: e.data.fieldId });
+    }
+  }
+  const rows = ids.map((id) => ({ id, ...projects.get(id)! }));
+  await sql`insert into ${t(schema, 'bug_projects')} (id, key, name, fields)
+    select id, key, name, fields from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id text, key text, name text, fields jsonb)
+    on conflict (id) do update set fields = excluded.fields`.execute(db);
   return changed;
 }
 
@@ -644,9 +715,9 @@ async function loadLabels(db: Tx, schema: string, into: Map<string, StoredLabel>
 async function loadProjectLabels(db: Tx, schema: string, into: Map<string, ProjectLabel>, ids: string[]) {
   const missing = ids.filter((id) => !into.has(id));
   if (missing.length === 0) return;
-  const { rows } = await sql<{ id: string; key: string; name: string }>`
-    select id, key, name from ${t(schema, 'bug_projects')} where id = any(${missing}::text[])`.execute(db);
-  for (const r of rows) into.set(r.id, { key: r.key, name: r.name });
+  const { rows } = await sql<{ id: string; key: string; name: string; fields: FieldDef[] }>`
+    select id, key, name, fields from ${t(schema, 'bug_projects')} where id = any(${missing}::text[])`.execute(db);
+  for (const r of rows) into.set(r.id, { key: r.key, name: r.name, fields: r.fields });
 }
 
 /** The keys the batch's bugs took; one already known stays whose it was (a projection never stops on a replay). */
@@ -659,7 +730,7 @@ async function writeKeys(db: Tx, schema: string, keys: BugKeysTable[]) {
 
 /** A project's new key or name in the answers of its bugs (the batch's own rows have it already). */
 async function relabelBugs(db: Tx, schema: string, projectIds: string[], projects: Map<string, ProjectLabel>) {
-  const rows = projectIds.map((id) => ({ id, ...projects.get(id)! }));
+  const rows = projectIds.map((id) => ({ id, key: projects.get(id)!.key, name: projects.get(id)!.name }));
   const result = await sql`update ${t(schema, 'bugs')} b set dto = b.dto
       || jsonb_build_object('project', jsonb_build_object('_id', x.id, 'key', x.key, 'name', x.name))
       || jsonb_build_object('key', case when b.dto->>'key' is null then null else x.key || '-' || split_part(b.dto->>'key', '-', 2) end)
@@ -671,7 +742,7 @@ async function relabelBugs(db: Tx, schema: string, projectIds: string[], project
 }
 
 function entryOf(row: StoredRow): Entry {
-  const state = stateFromRow(row.dto, row.deleted, row.file_keys, row.parent_id, row.label_ids);
+  const state = stateFromRow(row.dto, row.deleted, row.file_keys, row.parent_id, row.label_ids, row.field_values);
   return { id: row.id, before: state, state, revision: row.revision, changed: false, stored: true };
 }
 
@@ -704,16 +775,17 @@ const ROW_FIELDS = [
   'revision',
   'dto',
   'file_keys',
+  'field_values',
 ];
 const ROW_COLUMNS = sql`(${sql.join(ROW_FIELDS.map((field) => sql.id(field)))})`;
 
 const rowsFromJson = (rows: BugRow[]) => sql`
   select id, number, project_id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, archived,
-    label_ids, rank, parent_id, milestone_id, revision, dto, file_keys
+    label_ids, rank, parent_id, milestone_id, revision, dto, file_keys, field_values
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
     id text, number int, project_id text, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
     created_at timestamptz, updated_at timestamptz, deleted boolean, archived boolean, label_ids text[], rank text, parent_id text, milestone_id text, revision int, dto jsonb,
-    file_keys jsonb)`;
+    file_keys jsonb, field_values jsonb)`;
 
 /** New bugs are inserted (by COPY in a rebuild), known ones updated: no speculative insertion. */
 async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[], copy?: BulkWriter) {
@@ -742,6 +814,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         r.revision,
         JSON.stringify(r.dto),
         r.file_keys == null ? null : JSON.stringify(r.file_keys),
+        r.field_values == null ? null : JSON.stringify(r.field_values),
       ]),
     );
   } else if (fresh.length > 0) {
@@ -753,7 +826,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         status = x.status, priority = x.priority, severity = x.severity,
         created_at = x.created_at, updated_at = x.updated_at, deleted = x.deleted, archived = x.archived,
         label_ids = x.label_ids, rank = x.rank, parent_id = x.parent_id, milestone_id = x.milestone_id,
-        revision = x.revision, dto = x.dto, file_keys = x.file_keys
+        revision = x.revision, dto = x.dto, file_keys = x.file_keys, field_values = x.field_values
       from (${rowsFromJson(known)}) x where b.id = x.id`.execute(db);
   }
 }

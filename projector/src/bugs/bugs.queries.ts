@@ -13,6 +13,7 @@ import {
   withoutHiddenLinks,
 } from '@bugtrail/domain';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { type FieldFilter, fieldFilterSql, fieldSortSql, type KeyedField } from '../projects/fields.queries.js';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 import { bugTopic } from './bug-topics.js';
@@ -31,7 +32,7 @@ type BugsEb = ExpressionBuilder<ReadModelDb, 'bugs'>;
 const keysetColumns = [sql<string>`created_at::text`.as('ck'), 'id'] as const;
 
 /** Where a page ends: the sort key's value (as PostgreSQL prints it) and the id. */
-export type ListCursor = Readonly<{ sort?: BugSortKey | undefined; value: string; id: string }>;
+export type ListCursor = Readonly<{ sort?: BugSortKey | FieldSortKey | undefined; value: string; id: string }>;
 
 /** The columns a list sorts on (api.md "Lists"); `created` is the default, newest first. */
 export const bugSortKeys = [
@@ -47,7 +48,9 @@ export const bugSortKeys = [
   'rank',
 ] as const;
 export type BugSortKey = (typeof bugSortKeys)[number];
-export type BugSort = Readonly<{ key: BugSortKey; direction: 'asc' | 'desc' }>;
+/** A custom field's key after `field.` sorts by its values (api.md "Custom fields"). */
+export type FieldSortKey = `field.${string}`;
+export type BugSort = Readonly<{ key: BugSortKey | FieldSortKey; direction: 'asc' | 'desc' }>;
 export const defaultBugSort: BugSort = { key: 'created', direction: 'desc' };
 
 export type DueFilter = 'overdue' | 'week' | 'none';
@@ -76,6 +79,8 @@ export type ListFilters = Readonly<{
   milestones?: readonly string[] | undefined;
   /** Parent bug ids: a bug matches when it is a sub-bug of any of them. */
   parents?: readonly string[] | undefined;
+  /** `field.<key>=value`, each resolved to the fields it means (fieldsWithKeys): a bug matches every one. */
+  fields?: readonly FieldFilter[] | undefined;
 }>;
 
 export type ListQuery = Readonly<{
@@ -83,6 +88,8 @@ export type ListQuery = Readonly<{
   status?: BugStatus | undefined;
   filters?: ListFilters | undefined;
   sort?: BugSort | undefined;
+  /** With `sort=field.<key>`: the fields that key means, project by project. */
+  sortFields?: readonly KeyedField[] | undefined;
   q?: string | undefined;
   /**
    * Set to the caller's visibleBugScope when the list shows them bugs beyond it as rows only
@@ -112,15 +119,15 @@ export function encodeCursor(cursor: ListCursor): string {
 }
 
 /** The cursor, or null when the token is not one of ours (or not one of this order's). */
-export function decodeCursor(token: string, sort: BugSortKey = 'created'): ListCursor | null {
+export function decodeCursor(token: string, sort: BugSortKey | FieldSortKey = 'created'): ListCursor | null {
   const text = Buffer.from(token, 'base64url').toString('utf8');
-  let key: BugSortKey = 'created';
+  let key: BugSortKey | FieldSortKey = 'created';
   let rest = text;
   const first = text.indexOf('|');
   if (first < 0) return null;
   const head = text.slice(0, first);
-  if ((bugSortKeys as readonly string[]).includes(head)) {
-    key = head as BugSortKey;
+  if ((bugSortKeys as readonly string[]).includes(head) || (head === sort && head.startsWith('field.'))) {
+    key = head as BugSortKey | FieldSortKey;
     rest = text.slice(first + 1);
   }
   if (key !== sort) return null;
@@ -131,7 +138,7 @@ export function decodeCursor(token: string, sort: BugSortKey = 'created'): ListC
   // biome-ignore lint/suspicious/noControlCharactersInRegex: PostgreSQL refuses NUL; no id has control characters
   const control = /[\u0000-\u001f\u007f]/;
   if (!id || id.length > 200 || control.test(id) || value.length > 500 || control.test(value)) return null;
-  if (!sortKeySpecs[key].valid(value)) return null;
+  if (!specOf(key).valid(value)) return null;
   return { sort: key, value, id };
 }
 
@@ -197,6 +204,21 @@ const sortKeySpecs: Record<BugSortKey, SortKeySpec> = {
   rank: { expression: sql`rank`, cast: textCast, valid: () => true },
 };
 
+const isJson = (v: string) => {
+  try {
+    JSON.parse(v);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** How a list sorts on `key`: one of the columns, or a custom field's values (`fields`: what its key means). */
+function specOf(key: BugSortKey | FieldSortKey, fields: readonly KeyedField[] = []): SortKeySpec {
+  if (!key.startsWith('field.')) return sortKeySpecs[key as BugSortKey];
+  return { expression: fieldSortSql(fields), cast: (v) => sql`${v}::jsonb`, valid: isJson };
+}
+
 /** `#42` (or `42` after a #) in a search names one bug by its number. */
 export function searchedNumber(q: string | undefined): number | null {
   const m = /^\s*#(\d{1,9})\s*$/.exec(q ?? '');
@@ -238,6 +260,7 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
   if (f.triage) conditions.push(sql<boolean>`cardinality(assignee_ids) = 0 and status <> 'Closed'`);
   if (f.labels?.length) conditions.push(sql<boolean>`label_ids @> ${[...f.labels]}::text[]`);
   if (f.parents?.length) conditions.push(sql<boolean>`parent_id = any(${[...f.parents]}::text[])`);
+  for (const filter of f.fields ?? []) conditions.push(fieldFilterSql(filter));
   if (f.milestones?.length) {
     const ids = f.milestones.filter((m) => m !== 'none');
     const either: Expression<SqlBool>[] = [];
@@ -312,7 +335,8 @@ export function isFiltered(query: Pick<ListQuery, 'filters' | 'q'>): boolean {
       f.triage ||
       f.labels?.length ||
       f.milestones?.length ||
-      f.parents?.length,
+      f.parents?.length ||
+      f.fields?.length,
   );
 }
 
@@ -321,7 +345,7 @@ export async function listBugs(
   query: ListQuery,
 ): Promise<{ bugs: BugDto[]; nextCursor: string | null }> {
   const sort = query.sort ?? defaultBugSort;
-  const spec = sortKeySpecs[sort.key];
+  const spec = specOf(sort.key, query.sortFields);
   let select = from(db)
     .selectFrom('bugs')
     .select(['dto', 'id', sql<string>`(${spec.expression})::text`.as('sk')])

@@ -14,6 +14,7 @@ const TABLES: Table[] = [
   { name: 'bug_counters', order: 'scope, dim, value' },
   { name: 'bug_users', order: 'id' },
   { name: 'bug_projects', order: 'id' },
+  { name: 'projects', order: 'id' },
   { name: 'bug_keys', order: 'project_id, number' },
   { name: 'labels', order: 'id' },
   { name: 'bug_links', order: 'bug_id, other_id, type' },
@@ -116,6 +117,39 @@ describe('bug read models: random events, then rebuild = live', () => {
         ],
         'no_stream',
       );
+      // Custom fields (issue 37): a select and a number; now and then an option renamed or removed, a field removed.
+      await t.system.store.append(
+        `project-${project.id}`,
+        [
+          event(
+            'ProjectFieldAdded',
+            {
+              projectId: project.id,
+              fieldId: `${project.id}-tier`,
+              key: 'tier',
+              name: 'Tier',
+              type: 'select',
+              options: ['Gold', 'Silver', 'Bronze'].map((name) => ({ id: `${project.id}-${name}`, name })),
+              required: false,
+            },
+            { actorId: people.admins[0]!, at: tick() },
+          ),
+          event(
+            'ProjectFieldAdded',
+            {
+              projectId: project.id,
+              fieldId: `${project.id}-points`,
+              key: 'points',
+              name: 'Points',
+              type: 'number',
+              options: [],
+              required: false,
+            },
+            { actorId: people.admins[0]!, at: tick() },
+          ),
+        ],
+        'any',
+      );
     }
     let keyCount = 0;
     // Labels (issue 36): made, renamed or recoloured, deleted; bugs carry them.
@@ -207,6 +241,27 @@ describe('bug read models: random events, then rebuild = live', () => {
           label.deleted = true;
           events = [event('LabelDeleted', { labelId, name: 'gone' }, { actorId: null, at })];
         }
+      } else if (roll < 0.235) {
+        // A field's options renamed (or one removed), or the number field removed: bugs holding them follow.
+        const project = r.pick(projects);
+        stream = `project-${project.id}`;
+        const names = ['Gold', 'Silver', 'Bronze'].map((name) => ({
+          id: `${project.id}-${name}`,
+          name: `${name} ${total}${odd()}`.trim(),
+        }));
+        events = [
+          r.next() < 0.8
+            ? event(
+                'ProjectFieldChanged',
+                { projectId: project.id, fieldId: `${project.id}-tier`, options: names.slice(0, 2 + r.int(2)) },
+                { actorId: null, at },
+              )
+            : event(
+                'ProjectFieldRemoved',
+                { projectId: project.id, fieldId: `${project.id}-points` },
+                { actorId: null, at },
+              ),
+        ];
       } else if (roll < 0.24) {
         // A profile change renames someone shown on many bugs.
         const userId = r.pick(everyone);
@@ -322,8 +377,25 @@ describe('bug read models: random events, then rebuild = live', () => {
                     actor,
                   ),
                 ];
-        } else if (kind === 11) {
+        } else if (kind === 11 && r.next() < 0.5) {
           events = [event('BugRanked', { bugId, rank: `g0${r.int(99_999)}` }, actor)];
+        } else if (kind === 11) {
+          // Field values of its project now (or of the one it left): set, changed or cleared.
+          const project = projects.find((p) => p.id === state.projectId) ?? r.pick(projects);
+          events = [
+            event(
+              'BugFieldsChanged',
+              {
+                bugId,
+                values: {
+                  [`${project.id}-tier`]:
+                    r.next() < 0.2 ? null : `${project.id}-${r.pick(['Gold', 'Silver', 'Bronze'])}`,
+                  ...(r.next() < 0.5 ? { [`${project.id}-points`]: r.next() < 0.2 ? null : r.int(13) } : {}),
+                },
+              },
+              actor,
+            ),
+          ];
         } else if (kind === 12 || kind === 10) {
           // Relations and parents, to live bugs or since deleted ones: both sides' answers follow.
           const others = [...bugs.keys()].filter((id) => id !== bugId);

@@ -1,4 +1,4 @@
-import type { BugDto, BugScope, BugStatus, Priority, Severity } from '@bugtrail/domain';
+import type { BugDto, BugScope, BugStatus, FieldDef, FieldValues, Priority, Severity } from '@bugtrail/domain';
 import type { ColumnType, Generated } from 'kysely';
 
 /** One row per bug (deleted ones too, flagged): list filters, sort keys and the answer itself. */
@@ -35,6 +35,8 @@ export interface BugsTable {
   dto: BugDto;
   /** Where each file's bytes are in the blob store, by file id (never answered); null without files. */
   file_keys: FileKeys | null;
+  /** Its custom field values by field id (option ids for selects), never answered as such; null without any. */
+  field_values: FieldValues | null;
   search: Generated<string>;
 }
 
@@ -81,6 +83,8 @@ export interface BugProjectsTable {
   id: string;
   key: string;
   name: string;
+  /** Its custom fields, removed ones flagged (fields.ts): bug answers show values by key and option name. */
+  fields: ColumnType<FieldDef[], string | undefined, string>;
 }
 
 /** Every place a bug has had: (project, number) names it for good (`WEB-7` after a move or a new key too). */

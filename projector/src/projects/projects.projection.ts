@@ -34,7 +34,8 @@ type Changes = {
  */
 export const projectsProjection = defineProjection({
   name: 'projects',
-  version: 1,
+  // 2: custom fields (issue 37), removed ones flagged.
+  version: 2,
   tables: ['projects', 'project_members', 'project_keys', 'default_project'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
@@ -47,7 +48,8 @@ export const projectsProjection = defineProjection({
       access text not null,
       archived boolean not null,
       created_at timestamptz not null,
-      position text collate "C" not null
+      position text collate "C" not null,
+      fields jsonb not null default '[]'
     )`.execute(db);
     await sql`create table ${sql.id(schema, 'project_members')} (
       project_id text not null,
@@ -91,6 +93,7 @@ export const projectsProjection = defineProjection({
         members: Object.fromEntries(
           members.filter((m) => m.project_id === row.id).map((m) => [m.user_id, m.role as ProjectRole]),
         ),
+        fields: row.fields,
       });
     }
     return loaded;
@@ -112,6 +115,9 @@ export const projectsProjection = defineProjection({
     ProjectMemberAdded: fold,
     ProjectMemberRoleChanged: fold,
     ProjectMemberRemoved: fold,
+    ProjectFieldAdded: fold,
+    ProjectFieldChanged: fold,
+    ProjectFieldRemoved: fold,
     DefaultProjectSet(changes, event) {
       changes.defaultProjectId = event.data.projectId;
     },
@@ -133,6 +139,7 @@ export const projectsProjection = defineProjection({
         archived: state.archived,
         created_at: state.createdAt,
         position: position ?? '',
+        fields: JSON.stringify(state.fields),
       }));
       await table
         .insertInto('projects')
@@ -145,6 +152,7 @@ export const projectsProjection = defineProjection({
             private: eb.ref('excluded.private'),
             access: eb.ref('excluded.access'),
             archived: eb.ref('excluded.archived'),
+            fields: eb.ref('excluded.fields'),
             // A replayed creation writes its position again; later batches keep the stored one.
             position: sql`case when excluded.position = '' then ${sql.ref('projects.position')} else excluded.position end`,
           })),

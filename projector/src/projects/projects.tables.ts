@@ -1,3 +1,4 @@
+import type { FieldDef } from '@bugtrail/domain';
 import type { ColumnType } from 'kysely';
 
 type Time = ColumnType<Date, Date | string, Date | string>;
@@ -14,6 +15,8 @@ export interface ProjectsTable {
   created_at: Time;
   /** The `ProjectCreated` event's store position: the order they were made in, after every rebuild. */
   position: string;
+  /** Its custom fields, removed ones flagged (fields.ts). */
+  fields: ColumnType<FieldDef[], string | undefined, string>;
 }
 
 /** Who belongs to which project, as a lead or a member. */

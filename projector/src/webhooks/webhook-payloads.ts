@@ -4,6 +4,7 @@ import {
   bugFieldChanges,
   type CommentAddedData,
   evolveBugWith,
+  type FieldDef,
   initialBugState,
   nameForUnknown,
   streams,
@@ -120,6 +121,7 @@ export async function webhookMessages(
         (id) => projects.get(id),
         (id) => labels.get(id),
         links.get(bugId),
+        (id) => projects.get(id)?.fields ?? [],
       ),
       actor: actorId
         ? { _id: actorId, name: users.get(actorId)?.name ?? nameForUnknown(actorId) }
@@ -149,13 +151,16 @@ export async function webhookMessages(
 }
 
 /** Each project's key and name now, as the bugs' answers show them. */
-async function projectsById(pool: pg.Pool, ids: string[]): Promise<Map<string, { key: string; name: string }>> {
+async function projectsById(
+  pool: pg.Pool,
+  ids: string[],
+): Promise<Map<string, { key: string; name: string; fields: FieldDef[] }>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await pool.query<{ id: string; key: string; name: string }>(
-    'select id, key, name from rm.bug_projects where id = any($1::text[])',
+  const { rows } = await pool.query<{ id: string; key: string; name: string; fields: FieldDef[] }>(
+    'select id, key, name, fields from rm.bug_projects where id = any($1::text[])',
     [ids],
   );
-  return new Map(rows.map((row) => [row.id, { key: row.key, name: row.name }]));
+  return new Map(rows.map((row) => [row.id, { key: row.key, name: row.name, fields: row.fields }]));
 }
 
 /** Relations and sub-bugs as the bugs read model has them now (facts of other bugs). */

@@ -30,6 +30,7 @@ import {
   countProjectBugs,
   decodeCursor,
   defaultBugSort,
+  fieldsWithKeys,
   findBug,
   findBugByNumber,
   findBugByProjectNumber,
@@ -95,6 +96,12 @@ export function listOptions(c: Context): ListOptions {
       ? { key: query.sort.slice(1) as BugSortKey, direction: 'desc' }
       : { key: query.sort as BugSortKey, direction: 'asc' }
     : defaultBugSort;
+  // `field.<key>=value` (repeated: any of them), one filter per key: every key must match.
+  const fieldFilters = Object.keys(c.req.queries())
+    .filter((name) => name.startsWith('field.'))
+    .slice(0, 20)
+    .map((name) => ({ key: name.slice('field.'.length), values: filterValues(c, name, true, 200), fields: [] }))
+    .filter((f) => f.values.length > 0);
   let cursor: ListOptions['cursor'];
   if (query.cursor) {
     const decoded = decodeCursor(query.cursor, sort.key);
@@ -116,6 +123,7 @@ export function listOptions(c: Context): ListOptions {
     labels: orNone(filterValues(c, 'label')),
     milestones: orNone(filterValues(c, 'milestone')),
     parents: orNone(filterValues(c, 'parent')),
+    fields: orNone(fieldFilters),
   };
   return {
     ...(statuses.length === 1 ? { status: statuses[0] } : {}),
@@ -131,18 +139,27 @@ export function listOptions(c: Context): ListOptions {
 export async function withProjectIds(deps: Pick<ReadApiDeps, 'db'>, options: ListOptions): Promise<ListOptions> {
   const projects = options.filters?.projects;
   const labels = options.filters?.labels;
-  if (!projects?.length && !labels?.length) return options;
-  const [projectIds, labelIds] = await Promise.all([
+  const fieldFilters = options.filters?.fields;
+  const sortKey = options.sort?.key.startsWith('field.') ? options.sort.key.slice('field.'.length) : undefined;
+  if (!projects?.length && !labels?.length && !fieldFilters?.length && !sortKey) return options;
+  const fieldKeys = [...new Set([...(fieldFilters ?? []).map((f) => f.key), ...(sortKey ? [sortKey] : [])])];
+  const [projectIds, labelIds, keyed] = await Promise.all([
     projects?.length ? resolveProjectIds(deps.db, projects) : undefined,
     // A name no label has matches no bug.
     labels?.length ? resolveLabels(deps.db, labels).then((ids) => ids.map((id) => id ?? '')) : undefined,
+    // A key no project's field has matches no bug (and sorts every bug as having no value).
+    fieldKeys.length > 0 ? fieldsWithKeys(deps.db, fieldKeys) : [],
   ]);
   return {
     ...options,
+    ...(sortKey ? { sortFields: keyed.filter((k) => k.field.key === sortKey) } : {}),
     filters: {
       ...options.filters,
       ...(projectIds ? { projects: projectIds } : {}),
       ...(labelIds ? { labels: labelIds } : {}),
+      ...(fieldFilters?.length
+        ? { fields: fieldFilters.map((f) => ({ ...f, fields: keyed.filter((k) => k.field.key === f.key) })) }
+        : {}),
     },
   };
 }

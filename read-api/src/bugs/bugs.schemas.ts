@@ -26,12 +26,18 @@ export const listQuery = z.object({
     .describe('Page size (at most 100). Without it every bug the caller can see is returned.'),
   cursor: z.string().max(500).optional().describe('The nextCursor of the previous page'),
   sort: z
-    .enum([...bugSortKeys, ...bugSortKeys.map((k) => `-${k}` as const)], {
-      error: `sort must be one of ${bugSortKeys.join(', ')} (a leading - sorts descending)`,
-    })
+    .union(
+      [
+        z.enum([...bugSortKeys, ...bugSortKeys.map((k) => `-${k}` as const)]),
+        z.string().regex(/^-?field\.[a-z0-9_]{1,40}$/),
+      ],
+      {
+        error: `sort must be one of ${bugSortKeys.join(', ')} or field.<key> (a leading - sorts descending)`,
+      },
+    )
     .optional()
     .describe(
-      'The order: created (default, newest first), updated, number, title, status, priority, severity, assignees, due, rank (the board’s order); a leading - sorts descending',
+      'The order: created (default, newest first), updated, number, title, status, priority, severity, assignees, due, rank (the board’s order), or `field.<key>` (a custom field’s values; bugs without one last); a leading - sorts descending',
     ),
   priority: z
     .string()

@@ -3,9 +3,12 @@ import {
   type BugState,
   bugFieldChanges,
   evolveBugWith,
+  type FieldDef,
+  type FieldValues,
   nameForUnknown,
   noLinks,
   type ReportedBug,
+  shownValue,
   streamEntityId,
   streams,
   toBugDto,
@@ -17,6 +20,7 @@ import {
   findBugNames,
   findLabelRefs,
   findMilestoneNames,
+  findProjectFields,
   findProjectLabels,
   findUserNames,
 } from '@bugtrail/projector';
@@ -41,6 +45,8 @@ type Names = ((id: string) => UserRef | undefined) & {
   /** A parent's key and title now; its project's, so one who may not see it gets its id only. */
   bug?: (id: string) => { key: string | null; title: string; projectId: string } | undefined;
   milestone?: (id: string) => string | undefined;
+  /** A custom field by id, removed ones too (a history names what was). */
+  field?: (id: string) => FieldDef | undefined;
   /** The project of the bug whose history this is: a parent elsewhere is named by its id only. */
   projectId?: string;
 };
@@ -50,28 +56,42 @@ type HistoryDeps = Pick<ReadApiDeps, 'db'>;
 async function names(
   deps: HistoryDeps,
   ids: Iterable<string>,
-  refs: Refs = { labels: [], bugs: [], milestones: [] },
+  refs: Refs = { labels: [], bugs: [], milestones: [], projects: [] },
 ): Promise<Names> {
-  const [rows, labels, bugs, milestones] = await Promise.all([
+  const [rows, labels, bugs, milestones, projectFields] = await Promise.all([
     findUserNames(deps.db, ids),
     findLabelRefs(deps.db, refs.labels, true),
     findBugNames(deps.db, refs.bugs),
     findMilestoneNames(deps.db, refs.milestones),
+    findProjectFields(deps.db, refs.projects),
   ]);
+  const fields = new Map([...projectFields.values()].flat().map((f) => [f.id, f]));
   const byId = new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, profileImageURL: r.profile_image_url }]));
   return Object.assign((id: string) => byId.get(id), {
     label: (id: string) => labels.get(id),
     bug: (id: string) => bugs.get(id),
     milestone: (id: string) => milestones.get(id),
+    field: (id: string) => fields.get(id),
   });
 }
 
 /** What a stream's events name besides people: labels, parents, milestones. */
-type Refs = { labels: string[]; bugs: string[]; milestones: string[] };
+type Refs = { labels: string[]; bugs: string[]; milestones: string[]; projects: string[] };
 function refsOfStream(events: readonly RecordedEvent[]): Refs {
-  const refs: Refs = { labels: [], bugs: [], milestones: [] };
+  const refs: Refs = { labels: [], bugs: [], milestones: [], projects: [] };
+  const withFields = events.some((e) => e.type === 'BugFieldsChanged');
   for (const e of events) {
-    const d = e.data as { labelIds?: string[]; parentId?: string | null; milestoneId?: string | null };
+    const d = e.data as {
+      labelIds?: string[];
+      parentId?: string | null;
+      milestoneId?: string | null;
+      projectId?: string;
+      fromProjectId?: string;
+    };
+    // The projects it has been in: their fields name its values.
+    if (withFields && (e.type === 'BugReported' || e.type === 'BugMovedToProject')) {
+      refs.projects.push(...[d.projectId, d.fromProjectId].filter((p): p is string => typeof p === 'string'));
+    }
     if (e.type === 'BugLabelsAdded' || e.type === 'BugLabelsRemoved') refs.labels.push(...(d.labelIds ?? []));
     if (e.type === 'BugParentSet' && d.parentId) refs.bugs.push(d.parentId);
     if (e.type === 'BugMilestoneSet' && d.milestoneId) refs.milestones.push(d.milestoneId);
@@ -83,6 +103,7 @@ const mergeRefs = (all: Refs[]): Refs => ({
   labels: all.flatMap((r) => r.labels),
   bugs: all.flatMap((r) => r.bugs),
   milestones: all.flatMap((r) => r.milestones),
+  projects: all.flatMap((r) => r.projects),
 });
 
 const peopleOf = (s: BugState): string[] =>
@@ -117,6 +138,14 @@ const namedViews: Partial<Record<BugField, (value: unknown, name: Names) => unkn
   },
   milestone: (id, name) =>
     typeof id === 'string' ? { _id: id, name: name.milestone?.(id) ?? 'a deleted milestone' } : null,
+  // By key, as bug answers show them: option names for option ids; a removed field or option still named.
+  fields: (values, name) =>
+    Object.fromEntries(
+      Object.entries(values as FieldValues).map(([id, value]) => {
+        const field = name.field?.(id);
+        return field ? [field.key, shownValue(field, value)] : [id, value];
+      }),
+    ),
   labels: (ids, name) =>
     (ids as readonly string[]).map((id) => {
       const label = name.label?.(id);
@@ -246,10 +275,11 @@ export async function bugAt(
     revision = e.revision;
   }
   if (state.kind !== 'reported') return null;
-  const [projects, labels, now] = await Promise.all([
+  const [projects, labels, now, fields] = await Promise.all([
     findProjectLabels(deps.db, [state.projectId]),
     findLabelRefs(deps.db, state.labelIds),
     findBug(deps.db, state.id),
+    findProjectFields(deps.db, [state.projectId]),
   ]);
   const dto = toBugDto(
     state,
@@ -265,6 +295,8 @@ export async function bugAt(
           subBugs: now.dto.subBugs ?? noLinks.subBugs,
         }
       : noLinks,
+    // Its values as they were, named by the fields as they are (a renamed option shows its new name).
+    (id) => fields.get(id) ?? [],
   );
   return state.deleted ? { ...dto, deleted: true } : dto;
 }

@@ -142,6 +142,7 @@ describe('GET /api/openapi.json', () => {
       'assignedTo',
       'checklist',
       'attachments',
+      'fields',
       'suggestions',
       'projectId',
     ]);

@@ -1,4 +1,4 @@
-import { projectDtoSchema } from '@bugtrail/domain';
+import { fieldDtoSchema, projectDtoSchema } from '@bugtrail/domain';
 import { bugDtoSchema, invalidAnswer, notFoundAnswer, type RouteSpec, schemaNames } from '@bugtrail/platform';
 import { z } from 'zod';
 import { listQuery } from '../bugs/bugs.schemas.js';
@@ -57,4 +57,17 @@ export const projectReadOperations: RouteSpec[] = [
     },
   },
   projectMilestoneReadOperation,
+  {
+    method: 'get',
+    path: '/{idOrKey}/fields',
+    summary: 'The project’s custom fields, in the order they were added',
+    description:
+      'Each field’s `key` names its values on bugs (`fields.<key>`), in list filters (`field.<key>=value`) and sorts (`sort=field.<key>`).',
+    tags: ['projects', 'fields'],
+    params: z.object({ idOrKey: z.string().describe('The project’s `_id`, its key, or an earlier key') }),
+    responses: {
+      200: { description: 'The fields', schema: z.object({ fields: z.array(fieldDtoSchema) }) },
+      404: { ...notFoundAnswer, description: 'No such project, or a private one the caller is not a member of' },
+    },
+  },
 ];

@@ -1,4 +1,12 @@
-import { byLeadThenName, NotFoundError, type ProjectDto, projectMessages, seesEveryProject } from '@bugtrail/domain';
+import {
+  byLeadThenName,
+  liveFields,
+  NotFoundError,
+  type ProjectDto,
+  projectMessages,
+  seesEveryProject,
+  toFieldDto,
+} from '@bugtrail/domain';
 import { type AuthEnv, requireAuth } from '@bugtrail/platform';
 import { findVisibleProject, listVisibleProjects, type ProjectRow } from '@bugtrail/projector';
 import { Hono } from 'hono';
@@ -47,6 +55,13 @@ export function createProjectsRoutes(deps: ReadApiDeps) {
   });
   app.get('/:idOrKey/board', withProjectRights(deps), async (c) => c.json(await boardOf(c, deps)));
   app.get('/:idOrKey/milestones', (c) => projectMilestones(c, deps));
+  // A project's custom fields (api.md "Custom fields"): whoever sees the project reads them.
+  app.get('/:idOrKey/fields', async (c) => {
+    const idOrKey = c.req.param('idOrKey');
+    const row = idOrKey.length <= 100 ? await findVisibleProject(deps.db, c.var.actor, idOrKey) : null;
+    if (!row) throw new NotFoundError(projectMessages.notFound);
+    return c.json({ fields: liveFields(row.fields).map(toFieldDto) });
+  });
   app.get('/:idOrKey', async (c) => {
     const idOrKey = c.req.param('idOrKey');
     const row = idOrKey.length <= 100 ? await findVisibleProject(deps.db, c.var.actor, idOrKey) : null;

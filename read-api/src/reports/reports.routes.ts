@@ -5,6 +5,7 @@ import {
   countUserBugs,
   decodeCursor,
   defaultBugSort,
+  fieldColumns,
   listBugs,
   listUsersPage,
   noUserBugCounts,
@@ -33,6 +34,10 @@ export function createReportsRoutes(deps: ReadApiDeps) {
     const options = await withProjectIds(deps, listOptions(c));
     // The bugs the caller may see (every bug: only admins and auditors reach this route).
     const scope = visibleBugScope(c.var.actor);
+    // A column per custom field (issue 37), after the others: of the projects exported, else of all.
+    const fields = await fieldColumns(deps.db, options.filters?.projects);
+    const shown = (value: unknown) =>
+      value === null || value === undefined ? '' : Array.isArray(value) ? value.join(', ') : (value as string | number);
     async function* rows() {
       let cursor: ListOptions['cursor'];
       for (;;) {
@@ -56,6 +61,7 @@ export function createReportsRoutes(deps: ReadApiDeps) {
           description: b.description,
           id: b._id,
           labels: (b.labels ?? []).map((l) => l.name).join(', '),
+          ...Object.fromEntries(fields.map((f) => [`field.${f.key}`, shown(b.fields?.[f.key])])),
         }));
         if (!page.nextCursor) return;
         cursor = decodeCursor(page.nextCursor, (options.sort ?? defaultBugSort).key) ?? undefined;
@@ -82,6 +88,7 @@ export function createReportsRoutes(deps: ReadApiDeps) {
           { header: 'ID', key: 'id', width: 38 },
           // Added last (issue 36): sheets made for the earlier columns keep reading them where they were.
           { header: 'Labels', key: 'labels', width: 30 },
+          ...fields.map((f) => ({ header: f.name, key: `field.${f.key}`, width: 20 })),
         ],
       },
       rows(),

@@ -3,6 +3,7 @@ import {
   type Actor,
   type BugDto,
   type ChecklistEntry,
+  fieldValuesBody,
   NotFoundError,
   type ProjectState,
   priorities,
@@ -66,6 +67,8 @@ export const bugPayload = z.object({
     .optional(),
   checklist: z.array(checklistItem).max(1000, 'A checklist cannot have more than 1000 entries').nullable().optional(),
   attachments: z.array(z.string().max(100_000)).max(1000).nullable().optional(),
+  /** Custom field values by key (issue 37); on an edit only those named change, null clears one. */
+  fields: fieldValuesBody.nullish(),
 });
 export type BugPayload = z.infer<typeof bugPayload>;
 
@@ -131,7 +134,7 @@ export async function bugAnswer(
   }: {
     reader: Actor;
     known?: ReadonlyMap<string, UserRef> | undefined;
-    project?: Pick<ProjectState, 'id' | 'key' | 'name'> | undefined;
+    project?: (Pick<ProjectState, 'id' | 'key' | 'name'> & Partial<Pick<ProjectState, 'fields'>>) | undefined;
   },
 ): Promise<BugDto> {
   const ids = new Set<string>([bug.reporterId, ...bug.assigneeIds]);
@@ -150,5 +153,6 @@ export async function bugAnswer(
     (id) => (id === shown.id && shown.key ? shown : undefined),
     (id) => labels.get(id),
     links,
+    (id) => (id === shown.id ? (shown.fields ?? []) : []),
   );
 }

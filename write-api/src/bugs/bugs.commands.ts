@@ -12,10 +12,12 @@ import {
   bugWriteMessages,
   decideArchive,
   decideMove,
+  type FieldInput,
   ForbiddenError,
   legacyProjectId,
   type MoveBug,
   type ProjectState,
+  type ProjectState as ProjectStateOf,
   parseStatusFilter,
   parseStatusValue,
   prioritySchema,
@@ -27,6 +29,7 @@ import {
   severitySchema,
   streams,
   type UserRef,
+  userIdsNamed,
 } from '@bugtrail/domain';
 import type { ExtraMetadata, Handled, HandleOptions } from '@bugtrail/eventstore';
 import { bugDtoSchema, errorAnswer, forbiddenAnswer, idParam, invalidAnswer, notFoundAnswer } from '@bugtrail/platform';
@@ -103,7 +106,27 @@ const bugFields = {
   checklist:
     'Items as strings or `{_id, text, completed}`; completion counts only from an assigned developer or an admin',
   attachments: 'Absolute http(s) links of at most 2,048 characters',
+  fields:
+    'Custom field values by key (`GET /api/projects/{id}/fields`): text, a number, a day (YYYY-MM-DD), an option’s name, a list of option names, a user’s `_id`, an http(s) link; null clears one. A wrong value is 400 naming the field',
 } satisfies Record<string, string | z.ZodType>;
+
+/**
+ * What a report's or an edit's custom fields need besides the payload: the project's fields and
+ * which users the user fields name exist. Undefined when there is nothing to check (no fields sent
+ * and, on a report, none the project has).
+ */
+async function fieldInput(
+  deps: WriteApiDeps,
+  project: Pick<ProjectStateOf, 'fields'>,
+  sent: Readonly<Record<string, unknown>> | null | undefined,
+  creating: boolean,
+): Promise<FieldInput | undefined> {
+  if (!sent && !(creating && project.fields.some((f) => f.required && !f.removed))) return undefined;
+  const values = sent ?? {};
+  const named = userIdsNamed(project.fields, values);
+  const known = named.length > 0 ? await deps.accounts.people(named) : new Map();
+  return { defs: project.fields, sent: values, knownUserIds: named.filter((id) => known.has(id)) };
+}
 
 /** Which of `ids` are developers, and the private projects each is no member of (an assignment's checks). */
 async function developersOf(deps: WriteApiDeps, ids: readonly string[]) {
@@ -198,6 +221,12 @@ function reportProject(
   );
 }
 
+/** The project a bug is in now, read from the bug's own stream (none yet: its fields are none). */
+async function projectOfBug(deps: WriteApiDeps, bugId: string): Promise<Pick<ProjectStateOf, 'fields'>> {
+  const { state } = await deps.commands.load(streams.bug(bugId), bugDecider);
+  return state.kind === 'reported' ? loadProject(deps, state.projectId) : { fields: [] };
+}
+
 export const reportBug = defineCommand({
   method: 'post',
   path: '/',
@@ -246,6 +275,7 @@ export const reportBug = defineCommand({
         checklist,
         attachments: body.attachments ?? [],
         newItemIds: newItemIds(checklist.length, context.idempotencyKey, `${actor.id}:${bugId}`),
+        fields: await fieldInput(deps, project, body.fields, true),
       },
     };
     // The decider is pure: asked first, it refuses a bad report before the report takes its numbers.
@@ -322,6 +352,9 @@ export const updateBug = defineCommand({
         ...(status === 'Closed' ? { openBlockers: await openBlockersOf(deps, params.id) } : {}),
         ...(body.override ? { override: true } : {}),
         newItemIds: newItemIds(checklist?.length ?? 0, context.idempotencyKey, `${actor.id}:${params.id}`),
+        ...(body.fields
+          ? { fields: await fieldInput(deps, await projectOfBug(deps, params.id), body.fields, false) }
+          : {}),
       },
     };
   },

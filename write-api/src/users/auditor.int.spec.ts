@@ -227,6 +227,8 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
 
   /** A body an admin (or the right member) could send with success: the refusal is the role's alone. */
   const plausibleBodies: Record<string, () => unknown> = {
+    'post /api/projects/{id}/fields': () => ({ name: 'Customer', type: 'select', options: ['Acme'] }),
+    'patch /api/projects/{id}/fields/{fieldId}': () => ({ name: 'Client' }),
     'post /api/bugs': () => ({
       title: 'An auditor reports a bug',
       description: 'Auditors must not be able to report bugs.',
@@ -271,6 +273,7 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
       .replace('{fileId}', 'any-file')
       .replace('{commentId}', 'any-comment')
       .replace('{otherBugId}', 'any-bug')
+      .replace('{fieldId}', 'any-field')
       .replace('/api/labels/{id}', '/api/labels/any-label')
       .replace('/api/milestones/{id}', '/api/milestones/any-milestone')
       // The default project, General, which every installation has (issue 35).
