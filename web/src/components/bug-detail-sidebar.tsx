@@ -1,6 +1,9 @@
-import { CalendarClock, CalendarDays, Layers, Link as LinkIcon, User } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
+import { CalendarClock, CalendarDays, Layers, Link as LinkIcon, SlidersHorizontal, User } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { projectFieldsQuery } from '../lib/fields';
 import { bugModule, formatDate, reporterName } from '../lib/format';
+import { developersQuery } from '../lib/queries';
 import type { Bug } from '../lib/types';
 import { BugCode } from './bug-code/bug-code';
 import { BugFiles } from './bug-files/bug-files';
@@ -26,6 +29,34 @@ export function Meta({ icon, label, children }: { icon: ReactNode; label: string
   );
 }
 
+/** The bug's custom field values (issue 37), each under its field's name; people by name. */
+function CustomFieldMeta({ bug }: { bug: Bug }) {
+  const { data } = useQuery(projectFieldsQuery(bug.projectId));
+  const fields = (data?.fields ?? []).filter((f) => bug.fields?.[f.key] != null);
+  const { data: developers } = useQuery({ ...developersQuery(), enabled: fields.some((f) => f.type === 'user') });
+  if (fields.length === 0) return null;
+  const names = new Map([bug.createdBy, ...bug.assignedTo, ...(developers ?? [])].map((p) => [p._id, p.name]));
+  return fields.map((field) => {
+    const value = bug.fields[field.key]!;
+    const text = Array.isArray(value)
+      ? value.join(', ')
+      : field.type === 'user'
+        ? (names.get(String(value)) ?? String(value))
+        : String(value);
+    return (
+      <Meta key={field._id} icon={<SlidersHorizontal className="size-4" />} label={field.name}>
+        {field.type === 'url' ? (
+          <a href={String(value)} target="_blank" rel="noreferrer noopener" className="text-brand-700 underline">
+            {text}
+          </a>
+        ) : (
+          text
+        )}
+      </Meta>
+    );
+  });
+}
+
 /** `planning`: the bug's parent, sub-bugs and milestone, under its facts. */
 export function BugDetailSidebar({ bug, planning }: { bug: Bug; planning?: ReactNode }) {
   return (
@@ -48,6 +79,7 @@ export function BugDetailSidebar({ bug, planning }: { bug: Bug; planning?: React
           <Meta icon={<Layers className="size-4" />} label="Module">
             {bugModule(bug)}
           </Meta>
+          <CustomFieldMeta bug={bug} />
         </dl>
       </Card>
       {planning}

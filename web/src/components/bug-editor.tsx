@@ -5,9 +5,11 @@ import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { ApiError } from '../lib/api';
 import { type BugFormValues, describeServerDetails, isoToDay, toBugPayload } from '../lib/bug-form';
 import { currentProjectKey } from '../lib/current-project';
+import { fieldsToForm, projectFieldsQuery } from '../lib/fields';
 import { useCreateBug, useDeleteBug, useUpdateBug } from '../lib/mutations';
 import { notify } from '../lib/notify';
 import { projectsQuery } from '../lib/projects';
+import { developersQuery } from '../lib/queries';
 import { queryKeys } from '../lib/query-keys';
 import { profileQuery } from '../lib/session';
 import type { Bug } from '../lib/types';
@@ -102,9 +104,12 @@ export function ReportBugForm({
   const tracker = useSuggestionTracker();
   const { data: me } = useQuery(profileQuery());
   const choice = useProjectChoice(asked);
+  const custom = useProjectFields(choice.chosen?._id, choice.chosen?.members.map((m) => m.user) ?? []);
   return (
     <>
       <BugForm
+        projectFields={custom.fields}
+        fieldPeople={custom.people}
         isEditing={false}
         isSaving={create.isPending}
         onDirtyChange={guard.setDirty}
@@ -131,7 +136,7 @@ export function ReportBugForm({
           // Which suggestions were shown and taken rides along, into the report's event metadata.
           create.mutate(
             {
-              ...toBugPayload(values),
+              ...toBugPayload(values, { defs: custom.fields, editing: false }),
               suggestions: tracker.usageFor(values),
               ...(choice.chosen ? { projectId: choice.chosen._id } : {}),
             },
@@ -179,6 +184,21 @@ function useProjectChoice(asked: string | undefined) {
   return { chosen, field };
 }
 
+/**
+ * A project's custom fields for a form (none while no project is chosen), and whom its user
+ * fields may name: the project's members and the developers.
+ */
+export function useProjectFields(projectId: string | undefined, members: readonly { _id: string; name: string }[]) {
+  const { data } = useQuery({ ...projectFieldsQuery(projectId ?? ''), enabled: !!projectId });
+  const fields = projectId ? (data?.fields ?? []) : [];
+  const hasUserField = fields.some((f) => f.type === 'user');
+  const { data: developers } = useQuery({ ...developersQuery(), enabled: hasUserField });
+  const people = new Map<string, { _id: string; name: string }>();
+  for (const person of [...members, ...(developers ?? [])])
+    people.set(person._id, { _id: person._id, name: person.name });
+  return { fields, people: [...people.values()].sort((a, b) => a.name.localeCompare(b.name)) };
+}
+
 export function bugToForm(bug: Bug): BugFormValues {
   return {
     title: bug.title ?? '',
@@ -195,6 +215,7 @@ export function bugToForm(bug: Bug): BugFormValues {
       completed: item.completed,
     })),
     attachments: [...(bug.attachments ?? [])],
+    fields: fieldsToForm(bug.fields),
   };
 }
 
@@ -212,9 +233,13 @@ export function EditBugForm({ bug, afterSave, afterDelete }: { bug: Bug; afterSa
   const client = useQueryClient();
   const guard = useUnsavedChangesGuard();
   const goBack = useGoBack(afterSave);
+  const custom = useProjectFields(bug.projectId, [bug.createdBy, ...bug.assignedTo]);
   const save = (values: BugFormValues, version: number | undefined) =>
     update.mutate(
-      { payload: toBugPayload(values), ...(version === undefined ? {} : { version }) },
+      {
+        payload: toBugPayload(values, { defs: custom.fields, editing: true }),
+        ...(version === undefined ? {} : { version }),
+      },
       {
         onSuccess: () => {
           notify.success('Bug Updated Successfully');
@@ -230,6 +255,8 @@ export function EditBugForm({ bug, afterSave, afterDelete }: { bug: Bug; afterSa
       <BugForm
         key={`${bug._id}:${reloads}`}
         initial={bugToForm(bug)}
+        projectFields={custom.fields}
+        fieldPeople={custom.people}
         knownDevelopers={bug.assignedTo}
         isEditing
         dueDateRequired

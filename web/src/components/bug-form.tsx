@@ -1,3 +1,4 @@
+import type { FieldDto } from '@bugtrail/domain/vocabulary';
 import { Trash2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import {
@@ -9,11 +10,13 @@ import {
   todayDay,
   validateBugForm,
 } from '../lib/bug-form';
+import { fieldErrors } from '../lib/fields';
 import { notify } from '../lib/notify';
 import type { UserRef } from '../lib/types';
 import { DescriptionField, DueDateField, ModuleField, PriorityField, SeverityField, TitleField } from './bug-fields';
 import { BugFormEntries } from './bug-form-entries';
 import { ConfirmModal } from './confirm-modal';
+import { CustomFieldInputs } from './custom-fields';
 import { DeveloperPicker } from './developer-picker';
 import { Button } from './ui/button';
 import { Card } from './ui/card';
@@ -44,6 +47,10 @@ type BugFormProps = {
   assignableIds?: ReadonlySet<string> | undefined;
   /** Shown under the description (the report form's triage suggestions); `apply` sets fields as one click. */
   renderSuggestions?: (form: { values: BugFormValues; apply: (patch: Partial<BugFormValues>) => void }) => ReactNode;
+  /** The project's custom fields (issue 37): an input each, checked by the domain's rules. */
+  projectFields?: readonly FieldDto[] | undefined;
+  /** Whom a user field may name. */
+  fieldPeople?: readonly { _id: string; name: string }[] | undefined;
 };
 
 const sameValues = (a: BugFormValues, b: BugFormValues) => JSON.stringify(a) === JSON.stringify(b);
@@ -68,10 +75,13 @@ export function BugForm({
   assigneesOptional,
   assignableIds,
   renderSuggestions,
+  projectFields = [],
+  fieldPeople = [],
 }: BugFormProps) {
   const [opened] = useState<BugFormValues>(() => initial ?? emptyBugForm());
   const [values, setValues] = useState<BugFormValues>(opened);
   const [errors, setErrors] = useState<FormErrors>({});
+  const [customErrors, setCustomErrors] = useState<Record<string, string | undefined>>({});
   const [checklistDraft, setChecklistDraft] = useState('');
   const [attachmentDraft, setAttachmentDraft] = useState('');
   const [isClearOpen, setClearOpen] = useState(false);
@@ -138,8 +148,10 @@ export function BugForm({
     });
     const linkProblem = pendingLink ? attachmentLinkError(pendingLink) : null;
     if (linkProblem) found.attachments = linkProblem;
+    const custom = fieldErrors(projectFields, submitted.fields, isEditing);
     setErrors(found);
-    if (Object.values(found).some(Boolean)) {
+    setCustomErrors(custom);
+    if (Object.values(found).some(Boolean) || Object.values(custom).some(Boolean)) {
       setFailedSubmits((count) => count + 1);
       notify.error(FIX_ERRORS);
       return;
@@ -150,6 +162,7 @@ export function BugForm({
   const clear = () => {
     setValues(emptyBugForm());
     setErrors({});
+    setCustomErrors({});
     setChecklistDraft('');
     setAttachmentDraft('');
     setClearOpen(false);
@@ -179,6 +192,16 @@ export function BugForm({
             <ModuleField {...fields} placeholder="e.g. Checkout" />
             <DueDateField {...fields} min={todayDay(new Date())} />
           </div>
+          <CustomFieldInputs
+            fields={projectFields}
+            values={values.fields}
+            errors={customErrors}
+            people={fieldPeople}
+            onChange={(key, value) => {
+              set('fields', { ...values.fields, [key]: value });
+              setCustomErrors((current) => (current[key] ? { ...current, [key]: undefined } : current));
+            }}
+          />
           <div className="space-y-1.5" data-invalid={!!errors.assignedTo || undefined}>
             <p id={developersLabel} className="text-sm font-medium text-slate-700">
               Assign Developers

@@ -1,3 +1,4 @@
+import type { FieldDto } from '@bugtrail/domain/vocabulary';
 import {
   bugDefaults,
   bugMessages,
@@ -6,6 +7,7 @@ import {
   validateBugForm as validateDomainBugForm,
 } from '@bugtrail/domain/vocabulary';
 import type { FieldDetail } from './api';
+import { type FieldFormValues, fieldsPayload } from './fields';
 
 /**
  * The report/edit form's rules with the spec's messages. The server holds the same
@@ -23,6 +25,8 @@ export type BugFormValues = {
   assignedTo: string[];
   checklist: { _id?: string; text: string; completed: boolean }[];
   attachments: string[];
+  /** The project's custom fields by key (issue 37). */
+  fields: FieldFormValues;
 };
 
 export type FormErrors = Partial<Record<keyof BugFormValues, string>>;
@@ -38,6 +42,7 @@ export const emptyBugForm = (): BugFormValues => ({
   assignedTo: [],
   checklist: [],
   attachments: [],
+  fields: {},
 });
 
 export { bugLimits as limits } from '@bugtrail/domain/vocabulary';
@@ -153,8 +158,11 @@ export function describeServerDetails(details: FieldDetail[]): string {
   return details.map((detail) => (detail.field ? `${detail.field}: ${detail.message}` : detail.message)).join('\n');
 }
 
-export function toBugPayload(values: BugFormValues) {
+/** `fields`: the project's custom fields, when the form showed them (an edit clears those left blank). */
+export function toBugPayload(values: BugFormValues, fields?: { defs: readonly FieldDto[]; editing: boolean }) {
+  const custom = fields && fields.defs.length > 0 ? fieldsPayload(fields.defs, values.fields, fields.editing) : null;
   return {
+    ...(custom && Object.keys(custom).length > 0 ? { fields: custom } : {}),
     title: values.title.trim(),
     description: values.description.trim(),
     priority: values.priority,

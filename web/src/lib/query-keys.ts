@@ -66,6 +66,7 @@ export const queryKeys = {
   projects: {
     all: ['projects'] as const,
     detail: (idOrKey: string) => ['projects', idOrKey] as const,
+    fields: (idOrKey: string) => ['projects', idOrKey, 'fields'] as const,
   },
   webhooks: {
     all: ['webhooks'] as const,

@@ -8,6 +8,7 @@ import { Button } from '../ui/button';
 import { cx } from '../ui/cx';
 import { controlClass } from '../ui/field';
 import { personOptionText } from '../ui/person-name';
+import { FieldFilters, useFieldSorts } from './field-filters';
 import { FilterSelect, ModuleFilter, MultiFilter } from './list-filters';
 import { filterKeys, hasFilters, type ListSearch, type ListView } from './list-search';
 
@@ -39,6 +40,7 @@ export function BugListToolbar({
   showAssignee,
   showReporter,
   before,
+  projectId,
 }: {
   search: ListSearch;
   view: ListView;
@@ -49,7 +51,10 @@ export function BugListToolbar({
   showReporter: boolean;
   /** A page's own filter (the developer's status select), first in the filter row. */
   before?: ReactNode;
+  /** The one project the list shows, when it shows one: its custom fields filter and sort it. */
+  projectId?: string | undefined;
 }) {
+  const fieldSorts = useFieldSorts(projectId);
   const team = useQuery({ ...teamQuery(), enabled: showAssignee || showReporter, staleTime: 60_000 });
   const people = team.data ?? [];
   const developers = people.filter((p) => p.role === 'developer');
@@ -170,11 +175,14 @@ export function BugListToolbar({
           ]}
         />
         <ModuleFilter value={search.module ?? ''} onChange={(v) => onChange({ module: v || undefined })} />
+        {projectId ? (
+          <FieldFilters projectId={projectId} value={search.field} onChange={(v) => onChange({ field: v })} />
+        ) : null}
         <FilterSelect
           label="Sort"
           value={search.sort ?? ''}
           onChange={(v) => onChange({ sort: v || undefined })}
-          options={sortLabels}
+          options={[...sortLabels, ...fieldSorts]}
         />
         {hasFilters(search) ? (
           <Button

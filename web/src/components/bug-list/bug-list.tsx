@@ -126,6 +126,7 @@ export function BugList({
         showAssignee={showAssignee}
         showReporter={showReporter}
         before={filters}
+        projectId={scope?.project ?? (search.project && !search.project.includes(',') ? search.project : undefined)}
       />
       {bulk && bulkShown ? (
         <BulkActions

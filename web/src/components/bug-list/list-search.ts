@@ -38,7 +38,31 @@ export type ListSearch = {
   project?: string;
   /** Labels by id (or name), comma-separated; the API gets one `label` each, and all must match (api.md "Labels"). */
   label?: string;
+  /** Custom field filters as `key:value` pairs joined by `;`; the API gets `field.<key>=value` each (issue 37). */
+  field?: string;
 };
+
+const FIELD_KEY = /^[a-z0-9_]{1,40}$/;
+/** A list's custom field sort (`field.<key>`, `-` first for descending). */
+export const isFieldSort = (sort: string) => /^-?field\.[a-z0-9_]{1,40}$/.test(sort);
+
+/** The `field` search param as pairs; malformed ones dropped, one value per key (the last). */
+export function fieldPairs(value: unknown): [string, string][] {
+  const text = pickText(value, 1000);
+  if (!text) return [];
+  const pairs = new Map<string, string>();
+  for (const part of text.split(';')) {
+    const colon = part.indexOf(':');
+    const key = part.slice(0, colon);
+    const v = part.slice(colon + 1).trim();
+    if (colon > 0 && FIELD_KEY.test(key) && v) pairs.set(key, v.slice(0, 200));
+  }
+  return [...pairs];
+}
+
+/** The pairs back as the `field` search param (undefined when none). */
+export const fieldParam = (pairs: [string, string][]): string | undefined =>
+  pairs.length > 0 ? pairs.map(([k, v]) => `${k}:${v}`).join(';') : undefined;
 
 const words = (value: unknown, allowed: readonly string[]): string | undefined => {
   const text = pickText(value, 100);
@@ -73,10 +97,10 @@ export const labelList = (value: unknown): string | undefined => {
 
 /** The list part of a page's search params; unknown or malformed values are dropped. */
 export function listSearchFrom(search: Record<string, unknown>): ListSearch {
-  const sort = pickText(search.sort, 20);
+  const sort = pickText(search.sort, 50);
   const result: ListSearch = {
     view: pickOne(search.view, listViews),
-    sort: sort && sortColumns.includes(sort.replace(/^-/, '') as SortColumn) ? sort : undefined,
+    sort: sort && (sortColumns.includes(sort.replace(/^-/, '') as SortColumn) || isFieldSort(sort)) ? sort : undefined,
     q: pickText(search.q),
     priority: words(search.priority, ['Low', 'Medium', 'High']),
     severity: words(search.severity, ['Minor', 'Major', 'Critical']),
@@ -88,6 +112,7 @@ export function listSearchFrom(search: Record<string, unknown>): ListSearch {
     archived: search.archived === true || search.archived === 'true' ? true : undefined,
     project: projectKeys(search.project),
     label: labelList(search.label),
+    field: fieldParam(fieldPairs(search.field)),
   };
   return Object.fromEntries(Object.entries(result).filter(([, v]) => v !== undefined)) as ListSearch;
 }
@@ -104,6 +129,7 @@ export const filterKeys = [
   'archived',
   'project',
   'label',
+  'field',
 ] as const;
 
 /** The API's query for a list (view is the page's alone). */
@@ -121,6 +147,7 @@ export function listQueryString(params: Record<string, string>): URLSearchParams
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     if (key === 'label') for (const label of value.split(',')) query.append('label', label);
+    else if (key === 'field') for (const [k, v] of fieldPairs(value)) query.append(`field.${k}`, v);
     else query.set(key, value);
   }
   return query;

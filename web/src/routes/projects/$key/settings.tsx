@@ -3,6 +3,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { PageHeader } from '../../../components/page-header';
 import { managesProject, projectQuery } from '../../../lib/projects';
 import { ProjectBadges, ProjectKey } from '../-components/project-badges';
+import { ProjectCustomFields } from '../-components/project-custom-fields';
 import { ProjectDetailsForm } from '../-components/project-details-form';
 import { ProjectMembers } from '../-components/project-members';
 import { ProjectUnavailable } from '../-components/project-unavailable';
@@ -14,7 +15,7 @@ export const Route = createFileRoute('/projects/$key/settings')({
   component: ProjectSettingsPage,
 });
 
-/** One project's settings: its details and its members; read-only to those who do not manage it. */
+/** One project's settings: its details, its members and its custom fields; read-only to those who do not manage it. */
 function ProjectSettingsPage() {
   const { key } = Route.useParams();
   const { user } = Route.useRouteContext();
@@ -41,6 +42,7 @@ function ProjectSettingsPage() {
           canManage={canManage}
         />
         <ProjectMembers project={p} canManage={canManage} />
+        <ProjectCustomFields projectId={p._id} canManage={canManage} />
       </div>
     </>
   );
