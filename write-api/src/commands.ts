@@ -9,6 +9,7 @@ import { milestoneCommands, projectMilestoneCommands } from './milestones/milest
 import { notificationCommands } from './notifications/notifications.commands.js';
 import { fieldCommands } from './projects/fields.commands.js';
 import { projectCommands } from './projects/projects.commands.js';
+import { setBugState, setProjectStates } from './projects/states.commands.js';
 import { userCommands } from './users/users.commands.js';
 import { viewCommands } from './views/views.commands.js';
 
@@ -28,10 +29,13 @@ export type CommandMount = Readonly<{
 export const declaredCommands: readonly CommandMount[] = [
   { base: '/api/auth', commands: [setSignupPolicy] },
   { base: '/api/users', commands: userCommands },
-  { base: '/api/bugs', commands: [...bugCommands, ...planningCommands, ...commentCommands] },
+  { base: '/api/bugs', commands: [...bugCommands, ...planningCommands, setBugState, ...commentCommands] },
   { base: '/api/labels', commands: labelCommands },
   { base: '/api/views', commands: viewCommands },
-  { base: '/api/projects', commands: [...projectCommands, ...projectMilestoneCommands, ...fieldCommands] },
+  {
+    base: '/api/projects',
+    commands: [...projectCommands, ...projectMilestoneCommands, ...fieldCommands, setProjectStates],
+  },
   { base: '/api/milestones', commands: milestoneCommands },
   { base: '/api/notifications', commands: notificationCommands },
   { base: '/api/chats', commands: chatCommands },

@@ -1,6 +1,9 @@
 import type { LabelRef } from '../labels/label.schemas.js';
 import { generalProject } from '../projects/default-project.js';
-import { type FieldDef, type ShownFieldValue, shownFields } from '../projects/fields.js';
+import type { FieldDef } from '../projects/field-values.js';
+import { shownFields } from '../projects/field-values.js';
+import type { ShownFieldValue } from '../projects/field-vocabulary.js';
+import { type StateRef, stateOf, stateRef, type WorkflowState } from '../projects/state-values.js';
 import { toUserDto, type UserDto } from '../users/user-dto.js';
 import type { ReportedBug } from './bug.js';
 import { bugKey } from './bug-project.js';
@@ -60,6 +63,8 @@ export type BugDto = {
   milestoneId: string | null;
   /** Its project's custom fields by key (api.md "Custom fields"), null where it has no value. */
   fields: Record<string, ShownFieldValue>;
+  /** Its workflow state (api.md "workflow states"): `category` is always its `status`. */
+  state: StateRef;
   /** The stream revision: send it back as If-Match to edit. */
   version: number;
 };
@@ -98,9 +103,14 @@ export type ProjectRef = { _id: string; key: string; name: string };
 export type ProjectNames = (id: string) => Pick<ProjectRef, 'key' | 'name'> | undefined;
 /** A label's name and colour; undefined for one deleted (or unknown): the bug does not show it. */
 export type LabelNames = (id: string) => Pick<LabelRef, 'name' | 'color'> | undefined;
-/** A project's custom fields (removed ones flagged), as whoever builds the answer knows them. */
-export type ProjectFields = (projectId: string) => readonly FieldDef[];
-const noFields: ProjectFields = () => [];
+/**
+ * A project's custom fields (removed ones flagged) and workflow states (empty: the defaults), as
+ * whoever builds the answer knows them.
+ */
+export type ProjectSetup = (
+  projectId: string,
+) => Readonly<{ fields: readonly FieldDef[]; states: readonly WorkflowState[] }> | undefined;
+const noSetup: ProjectSetup = () => undefined;
 
 /** Labels by name, for a bug's answer: the ones it carries that still exist. */
 export function labelRefs(ids: readonly string[], labels: LabelNames): LabelRef[] {
@@ -128,8 +138,9 @@ export function toBugDto(
   projects: ProjectNames,
   labels: LabelNames,
   links: BugLinks = noLinks,
-  fields: ProjectFields = noFields,
+  setup: ProjectSetup = noSetup,
 ): BugDto {
+  const { fields = [], states = [] } = setup(bug.projectId) ?? {};
   const user = (id: string) => users(id) ?? unknownUser(id);
   const project = projects(bug.projectId) ?? unknownProject(bug.projectId);
   return {
@@ -169,7 +180,8 @@ export function toBugDto(
     parent: links.parent,
     subBugs: links.subBugs,
     milestoneId: bug.milestoneId,
-    fields: shownFields(fields(bug.projectId), bug.fieldValues),
+    fields: shownFields(fields, bug.fieldValues),
+    state: stateRef(stateOf(states, bug.status, bug.stateId)),
     version,
   };
 }

@@ -45,3 +45,4 @@ export type BugRelationRemoved = BugEventMap['BugRelationRemoved'];
 export type BugParentSet = BugEventMap['BugParentSet'];
 export type BugMilestoneSet = BugEventMap['BugMilestoneSet'];
 export type BugFieldsChanged = BugEventMap['BugFieldsChanged'];
+export type BugStateChanged = BugEventMap['BugStateChanged'];

@@ -3,6 +3,7 @@ import { archiveEventSchemas } from './archive.js';
 import { bugFieldEventSchemas } from './bug-fields.js';
 import { bugMilestoneEventSchemas } from './bug-milestone.js';
 import { bugProjectEventSchemas } from './bug-project.js';
+import { bugStateEventSchemas } from './bug-state.js';
 import { bugStatuses, priorities, severities } from './bug-vocabulary.js';
 import { codeLinkEventSchemas } from './code-links.js';
 import { bugLabelEventSchemas } from './labels.js';
@@ -112,6 +113,7 @@ export const bugEventSchemas = {
   ...relationEventSchemas,
   ...bugMilestoneEventSchemas,
   ...bugFieldEventSchemas,
+  ...bugStateEventSchemas,
 } as const;
 
 type Data<K extends keyof typeof bugEventSchemas> = z.infer<(typeof bugEventSchemas)[K]['data']>;

@@ -6,6 +6,7 @@ import type { BugEvent } from './bug-events.js';
 import { evolveFieldValues } from './bug-fields.js';
 import { evolveMilestoneId } from './bug-milestone.js';
 import { evolveBugProject, legacyProjectId } from './bug-project.js';
+import { evolveStateId } from './bug-state.js';
 import { type CodeLinks, evolveCodeLinks, noCodeLinks } from './code-links.js';
 import { type BugFileState, evolveBugFiles } from './files.js';
 import { evolveLabelIds } from './labels.js';
@@ -57,6 +58,8 @@ export type ReportedBug = Readonly<{
   milestoneId: string | null;
   /** Its custom field values by field id (bug-fields.ts). */
   fieldValues: FieldValues;
+  /** The workflow state it was put in (bug-state.ts); null: its status's first state. */
+  stateId: string | null;
   createdAt: string;
   updatedAt: string;
 }>;
@@ -113,6 +116,7 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       parentId: null,
       milestoneId: null,
       fieldValues: {},
+      stateId: null,
       createdAt: when,
       updatedAt: when,
     };
@@ -133,7 +137,9 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       return { ...touched, assigneeIds: state.assigneeIds.filter((id) => !removed.has(id)) };
     }
     case 'BugStatusChanged':
-      return { ...touched, status: event.data.to, archived: evolveArchived(state.archived, event) };
+      return { ...touched, status: event.data.to, archived: evolveArchived(state.archived, event), stateId: null };
+    case 'BugStateChanged':
+      return { ...touched, stateId: evolveStateId(state.stateId, event) };
     case 'ChecklistItemAdded':
       if (state.checklist.some((i) => i.id === event.data.itemId)) return state;
       return {
@@ -193,6 +199,7 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
         ...evolveBugProject(state, event),
         rank: evolveRank(state.rank, event),
         milestoneId: evolveMilestoneId(state.milestoneId, event),
+        stateId: null,
       };
     case 'BugFieldsChanged':
       return { ...touched, fieldValues: evolveFieldValues(state.fieldValues, event) };

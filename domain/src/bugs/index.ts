@@ -15,6 +15,7 @@ export * from './bug-events.js';
 export * from './bug-fields.js';
 export * from './bug-milestone.js';
 export * from './bug-project.js';
+export * from './bug-state.js';
 export * from './bug-vocabulary.js';
 export * from './changes.js';
 export * from './checklist.js';

@@ -9,3 +9,4 @@ export * from './default-project.js';
 export * from './fields.js';
 export * from './project.js';
 export * from './project.schemas.js';
+export * from './states.js';

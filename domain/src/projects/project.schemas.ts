@@ -9,6 +9,7 @@ import {
   projectMessages,
   projectRoles,
 } from './project-vocabulary.js';
+import { stateEventSchemas } from './states.js';
 
 export * from './project-vocabulary.js';
 
@@ -47,6 +48,7 @@ export const projectEventSchemas = {
   ProjectMemberRoleChanged: { version: 1, data: z.object({ projectId, userId, role: z.enum(projectRoles) }) },
   ProjectMemberRemoved: { version: 1, data: z.object({ projectId, userId }) },
   ...fieldEventSchemas,
+  ...stateEventSchemas,
 } as const;
 
 type Schemas = typeof projectEventSchemas;

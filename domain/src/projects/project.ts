@@ -11,6 +11,7 @@ import {
   projectMessages,
   seesEveryProject,
 } from './project.schemas.js';
+import { decideStates, type SetProjectStates, type WorkflowState } from './states.js';
 
 type ProjectEventType = keyof typeof projectEventSchemas;
 export type ProjectEvent = { [Type in ProjectEventType]: Event<Type, ProjectEventData<Type>> }[ProjectEventType];
@@ -32,6 +33,8 @@ export type ProjectState = Readonly<{
   members: Readonly<Record<string, ProjectRole>>;
   /** Its custom fields (fields.ts), removed ones flagged. */
   fields: readonly FieldDef[];
+  /** Its workflow states in board order (states.ts); empty: the defaults, one per category. */
+  states: readonly WorkflowState[];
 }>;
 
 export const initialProjectState = (): ProjectState => ({
@@ -47,6 +50,7 @@ export const initialProjectState = (): ProjectState => ({
   createdAt: '',
   members: {},
   fields: [],
+  states: [],
 });
 
 export function evolveProject(state: ProjectState, event: ProjectEventWithMeta): ProjectState {
@@ -85,6 +89,8 @@ export function evolveProject(state: ProjectState, event: ProjectEventWithMeta):
     case 'ProjectFieldChanged':
     case 'ProjectFieldRemoved':
       return { ...state, fields: evolveFields(state.fields, event) };
+    case 'ProjectStatesSet':
+      return { ...state, states: event.data.states };
     default:
       return assertNever(event);
   }
@@ -111,7 +117,13 @@ export type UpdateProject = Command<
 /** `userKnown`: write-api looked the person up (an unknown one is 404). */
 export type SetProjectMember = Command<'SetProjectMember', { userId: string; role: ProjectRole; userKnown: boolean }>;
 export type RemoveProjectMember = Command<'RemoveProjectMember', { userId: string }>;
-export type ProjectCommand = CreateProject | UpdateProject | SetProjectMember | RemoveProjectMember | FieldCommand;
+export type ProjectCommand =
+  | CreateProject
+  | UpdateProject
+  | SetProjectMember
+  | RemoveProjectMember
+  | FieldCommand
+  | SetProjectStates;
 
 /** Whether `actor` sees the project at all: public ones everyone, a private one its members, admins and auditors. */
 export function seesProject(actor: Actor, project: Pick<ProjectState, 'private' | 'members'>): boolean {
@@ -210,6 +222,9 @@ export function decideProject(command: ProjectCommand, state: ProjectState): Pro
     case 'RemoveProjectField':
       assertManager(command.metadata.actor, state);
       return decideFields(state.id, state.fields, command);
+    case 'SetProjectStates':
+      assertManager(command.metadata.actor, state);
+      return decideStates(state.id, state.states, command);
     default:
       return assertNever(command);
   }

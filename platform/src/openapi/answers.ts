@@ -114,6 +114,9 @@ export const bugDtoSchema = z.object({
   parent: linkedBugSchema.omit({ number: true }).nullable().describe('The bug it is a sub-bug of'),
   subBugs: z.object({ total: z.number().int(), closed: z.number().int() }).describe('Its sub-bugs'),
   milestoneId: z.string().nullable().describe('The milestone it is planned into (`GET /api/milestones/{id}`)'),
+  state: z
+    .object({ _id: z.string(), name: z.string(), category: z.enum(['Open', 'In Progress', 'Closed']) })
+    .describe('Its workflow state (`GET /api/projects/{id}/states`); `category` is always its `status`'),
   fields: z
     .record(z.string(), z.union([z.string(), z.number(), z.array(z.string())]).nullable())
     .describe(

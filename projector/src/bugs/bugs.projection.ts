@@ -17,8 +17,10 @@ import {
   type ProjectRef,
   parseBugKey,
   type ReportedBug,
+  statesOr,
   toBugDto,
   type UserRef,
+  type WorkflowState,
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
@@ -33,7 +35,10 @@ const BUG_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(bugEventSchemas
 
 type Person = { name: string; profileImageURL: string | null };
 /** A project as its bugs' answers show it: its key and name, and its custom fields (removed ones flagged). */
-type ProjectLabel = Pick<ProjectRef, 'key' | 'name'> & { fields: readonly FieldDef[] };
+type ProjectLabel = Pick<ProjectRef, 'key' | 'name'> & {
+  fields: readonly FieldDef[];
+  states: readonly WorkflowState[];
+};
 
 /** What a batch knows of one bug: as stored before the batch, and as folded so far. */
 type Entry = {
@@ -49,7 +54,7 @@ type Entry = {
 
 type StoredRow = Pick<
   Selectable<BugsTable>,
-  'id' | 'dto' | 'deleted' | 'revision' | 'file_keys' | 'parent_id' | 'label_ids' | 'field_values'
+  'id' | 'dto' | 'deleted' | 'revision' | 'file_keys' | 'parent_id' | 'label_ids' | 'field_values' | 'state_id'
 >;
 /** A row as written (as JSON, so the domain's readonly arrays go as they are): all but the generated search vector. */
 type BugRow = Omit<Insertable<BugsTable>, 'search' | 'assignee_ids'> & { assignee_ids: readonly string[] };
@@ -69,6 +74,7 @@ export function stateFromRow(
   parentId: string | null = null,
   labelIds: readonly string[] | null = null,
   fieldValues: FieldValues | null = null,
+  stateId: string | null = null,
 ): ReportedBug {
   const projectNumber = dto.key ? (parseBugKey(dto.key)?.number ?? null) : null;
   return {
@@ -112,6 +118,8 @@ export function stateFromRow(
     milestoneId: dto.milestoneId ?? null,
     // The row keeps them by field and option id (the answer shows keys and names).
     fieldValues: fieldValues ?? {},
+    // The row keeps the state it chose (the answer shows the one it is in).
+    stateId,
     createdAt: dto.createdAt,
     updatedAt: dto.updatedAt,
   };
@@ -169,7 +177,8 @@ export const bugsProjection: Projection = {
   // 8: projects (issue 35): each bug's project and key, the projects' names, every key a bug has had.
   // 9: labels and board ranks (issue 36).
   // 10: relations, sub-bugs and milestones (issue 36).
-  // 11: custom field values (issue 37): `field_values` by field id, the projects' fields beside their names.
+  // 11: custom field values and workflow states (issue 37): `field_values` by field id, the state a bug
+  //     chose, the projects' fields and states beside their names.
   version: 11,
   tables: ['bugs', 'bug_counters', 'bug_users', 'bug_projects', 'bug_keys', 'labels', 'bug_links'],
 
@@ -196,6 +205,7 @@ export const bugsProjection: Projection = {
       dto jsonb not null,
       file_keys jsonb,
       field_values jsonb,
+      state_id text,
       search tsvector generated always as (
         to_tsvector('english', coalesce(dto->>'title', '') || ' ' || coalesce(dto->>'description', ''))
       ) stored
@@ -238,7 +248,8 @@ export const bugsProjection: Projection = {
       id text primary key,
       key text not null,
       name text not null,
-      fields jsonb not null default '[]'
+      fields jsonb not null default '[]',
+      states jsonb not null default '[]'
     )`.execute(db);
     // By-key lookups read it, and so does a project's new key (which bugs to relabel): a key, not an index.
     await sql`create table ${t(schema, 'bug_keys')} (
@@ -307,7 +318,13 @@ export const bugsProjection: Projection = {
     for (const e of events) if (BUG_EVENT_TYPES.has(e.type)) bugEvents.push(e);
     const userEvents = eventsOf(events, 'UserRegistered', 'ProfileUpdated');
     const projectEvents = eventsOf(events, 'ProjectCreated', 'ProjectRenamed', 'ProjectKeyChanged');
-    const fieldEvents = eventsOf(events, 'ProjectFieldAdded', 'ProjectFieldChanged', 'ProjectFieldRemoved');
+    const fieldEvents = eventsOf(
+      events,
+      'ProjectFieldAdded',
+      'ProjectFieldChanged',
+      'ProjectFieldRemoved',
+      'ProjectStatesSet',
+    );
     const labelEvents = eventsOf(events, 'LabelCreated', 'LabelChanged', 'LabelDeleted');
     if (
       bugEvents.length === 0 &&
@@ -326,8 +343,9 @@ export const bugsProjection: Projection = {
     // 0. Projects' keys and names: the batch's last word on each (its bugs show it), and which changed.
     const projects = new Map<string, ProjectLabel>();
     const relabelled = await foldProjectLabels(db, schema, projects, projectEvents);
-    // 0c. Custom fields: the bugs that hold a value of a field renamed in its options, or removed, show it.
-    const refielded = await foldProjectFields(db, schema, projects, fieldEvents);
+    // 0c. Custom fields and states: the bugs that hold a value of a field renamed in its options, or
+    // removed, and those in a state renamed or removed (or a category's first state changed), show it.
+    const { refielded, restated } = await foldProjectFields(db, schema, projects, fieldEvents);
 
     // 1. Names: fold the batch's user events over the stored names.
     const people = new Map<string, Person>();
@@ -372,7 +390,7 @@ export const bugsProjection: Projection = {
     const stored = bugIds.filter((id) => !born.has(id));
     if (stored.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id from ${t(schema, 'bugs')}
         where id = any(${stored}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
@@ -380,7 +398,7 @@ export const bugsProjection: Projection = {
       // One index lookup per person: given `people && (a long array)`, the planner guessed thousands
       // of matches and read the whole table (83 ms at 20k bugs for 60 new users; seconds at 272k).
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from unnest(${[...renamed]}::text[]) as u(person)
             cross join lateral (select id from ${t(schema, 'bugs')} where people @> array[u.person]) shown))
@@ -390,7 +408,7 @@ export const bugsProjection: Projection = {
 
     if (relabelledLabels.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from unnest(${relabelledLabels}::text[]) as l(label)
             cross join lateral (select id from ${t(schema, 'bugs')} where label_ids @> array[l.label]) shown))
@@ -400,11 +418,21 @@ export const bugsProjection: Projection = {
 
     if (refielded.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from jsonb_to_recordset(${JSON.stringify(refielded)}::jsonb) as f(project_id text, field_id text)
             cross join lateral (select id from ${t(schema, 'bugs')}
               where project_id = f.project_id and field_values is not null and field_values ? f.field_id) shown))
+          and not (id = any(${bugIds}::text[]))`.execute(db);
+      for (const row of rows) if (!entries.has(row.id)) entries.set(row.id, entryOf(row));
+    }
+    if (restated.length > 0) {
+      const { rows } =
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id from ${t(schema, 'bugs')}
+        where id = any(array(
+            select shown.id from jsonb_to_recordset(${JSON.stringify(restated)}::jsonb) as r(project_id text, state_ids text[], statuses text[])
+            cross join lateral (select id from ${t(schema, 'bugs')}
+              where project_id = r.project_id and (dto->'state'->>'_id' = any(r.state_ids) or status = any(r.statuses))) shown))
           and not (id = any(${bugIds}::text[]))`.execute(db);
       for (const row of rows) if (!entries.has(row.id)) entries.set(row.id, entryOf(row));
     }
@@ -445,7 +473,7 @@ export const bugsProjection: Projection = {
     const showingOnly = new Set(toLoad);
     if (toLoad.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id from ${t(schema, 'bugs')}
         where id = any(${toLoad}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
@@ -466,7 +494,7 @@ export const bugsProjection: Projection = {
       if (entry.state.kind === 'reported') neededProjects.add(entry.state.projectId);
     await loadProjectLabels(db, schema, projects, [...neededProjects]);
     const projectLabel = (id: string) => projects.get(id);
-    const fieldsOf = (id: string) => projects.get(id)?.fields ?? [];
+    const setupOf = (id: string) => projects.get(id);
     const neededLabels = new Set<string>();
     for (const entry of entries.values())
       if (entry.state.kind === 'reported') for (const id of entry.state.labelIds) neededLabels.add(id);
@@ -499,7 +527,7 @@ export const bugsProjection: Projection = {
     for (const entry of entries.values()) {
       const s = entry.state;
       if (s.kind !== 'reported') continue;
-      const dto = toBugDto(s, entry.revision, lookup, projectLabel, labelShown, linksOf(s.id), fieldsOf);
+      const dto = toBugDto(s, entry.revision, lookup, projectLabel, labelShown, linksOf(s.id), setupOf);
       (entry.stored ? known : fresh).push({
         id: s.id,
         number: s.number,
@@ -522,6 +550,7 @@ export const bugsProjection: Projection = {
         dto,
         file_keys: fileKeysOf(s),
         field_values: Object.keys(s.fieldValues).length > 0 ? s.fieldValues : null,
+        state_id: s.stateId,
       });
       if (entry.changed) {
         if (counted(entry.before)) bump(counterKeys(entry.before), -1);
@@ -564,7 +593,7 @@ async function foldProjectLabels(
     const key = e.data.key ?? current?.key;
     const name = e.data.name ?? current?.name;
     if (key !== undefined && name !== undefined) {
-      projects.set(e.data.projectId, { key, name, fields: current?.fields ?? [] });
+      projects.set(e.data.projectId, { key, name, fields: current?.fields ?? [], states: current?.states ?? [] });
     }
   }
   const changed = ids.filter((id) => {
@@ -581,36 +610,68 @@ async function foldProjectLabels(
   return changed;
 }
 
-type FieldEventOf = Parameters<typeof evolveFields>[1] & { data: { projectId: string } };
+type FieldEventOf =
+  | (Parameters<typeof evolveFields>[1] & { data: { projectId: string } })
+  | { type: 'ProjectStatesSet'; data: { projectId: string; states: WorkflowState[] } };
 
 /**
- * Folds the batch's field events over each project's stored fields (written back); answers the
- * fields whose values bugs show differently now (an option renamed or removed, the field removed).
+ * Folds the batch's field and state events over each project's stored ones (written back);
+ * answers the fields whose values bugs show differently now (an option renamed or removed, the
+ * field removed), and per project the states and categories whose bugs show another state now.
  */
 async function foldProjectFields(
   db: Tx,
   schema: string,
   projects: Map<string, ProjectLabel>,
   fieldEvents: readonly { type: string; data: unknown }[],
-): Promise<{ project_id: string; field_id: string }[]> {
-  if (fieldEvents.length === 0) return [];
+): Promise<{
+  refielded: { project_id: string; field_id: string }[];
+  restated: { project_id: string; state_ids: string[]; statuses: string[] }[];
+}> {
+  if (fieldEvents.length === 0) return { refielded: [], restated: [] };
   const typed = fieldEvents as readonly FieldEventOf[];
   const ids = [...new Set(typed.map((e) => e.data.projectId))];
   await loadProjectLabels(db, schema, projects, ids);
-  const changed: { project_id: string; field_id: string }[] = [];
+  const refielded: { project_id: string; field_id: string }[] = [];
+  const restated = new Map<string, { state_ids: Set<string>; statuses: Set<string> }>();
   for (const e of typed) {
     // A project's fields follow its creation (the stream's order): General's row may not exist yet in a rebuild.
-    const project = projects.get(e.data.projectId) ?? { key: '', name: '', fields: [] };
+    const project = projects.get(e.data.projectId) ?? { key: '', name: '', fields: [], states: [] };
+    if (e.type === 'ProjectStatesSet') {
+      const before = statesOr(project.states);
+      const after = statesOr(e.data.states);
+      const changed = restated.get(e.data.projectId) ?? { state_ids: new Set<string>(), statuses: new Set<string>() };
+      for (const state of before) {
+        const now = after.find((s) => s.id === state.id);
+        if (!now || now.name !== state.name || now.category !== state.category) changed.state_ids.add(state.id);
+      }
+      for (const category of ['Open', 'In Progress', 'Closed']) {
+        if (before.find((s) => s.category === category)?.id !== after.find((s) => s.category === category)?.id) {
+          changed.statuses.add(category);
+        }
+      }
+      restated.set(e.data.projectId, changed);
+      projects.set(e.data.projectId, { ...project, states: e.data.states });
+      continue;
+    }
     projects.set(e.data.projectId, { ...project, fields: evolveFields(project.fields, e) });
     if (e.type === 'ProjectFieldRemoved' || (e.type === 'ProjectFieldChanged' && e.data.options)) {
-      changed.push({ project_id: e.data.projectId, field_id: e.data.fieldId });
+      refielded.push({ project_id: e.data.projectId, field_id: e.data.fieldId });
     }
   }
   const rows = ids.map((id) => ({ id, ...projects.get(id)! }));
-  await sql`insert into ${t(schema, 'bug_projects')} (id, key, name, fields)
-    select id, key, name, fields from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id text, key text, name text, fields jsonb)
-    on conflict (id) do update set fields = excluded.fields`.execute(db);
-  return changed;
+  await sql`insert into ${t(schema, 'bug_projects')} (id, key, name, fields, states)
+    select id, key, name, fields, states from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as x(id text, key text, name text, fields jsonb, states jsonb)
+    on conflict (id) do update set fields = excluded.fields, states = excluded.states`.execute(db);
+  return {
+    refielded,
+    restated: [...restated].map(([project_id, c]) => ({
+      project_id,
+      state_ids: [...c.state_ids],
+      statuses: [...c.statuses],
+    })),
+  };
 }
 
 type StoredLabel = Pick<LabelRef, 'name' | 'color'> & { description: string; deleted: boolean; createdAt: string };
@@ -715,9 +776,11 @@ async function loadLabels(db: Tx, schema: string, into: Map<string, StoredLabel>
 async function loadProjectLabels(db: Tx, schema: string, into: Map<string, ProjectLabel>, ids: string[]) {
   const missing = ids.filter((id) => !into.has(id));
   if (missing.length === 0) return;
-  const { rows } = await sql<{ id: string; key: string; name: string; fields: FieldDef[] }>`
-    select id, key, name, fields from ${t(schema, 'bug_projects')} where id = any(${missing}::text[])`.execute(db);
-  for (const r of rows) into.set(r.id, { key: r.key, name: r.name, fields: r.fields });
+  const { rows } = await sql<{ id: string; key: string; name: string; fields: FieldDef[]; states: WorkflowState[] }>`
+    select id, key, name, fields, states from ${t(schema, 'bug_projects')} where id = any(${missing}::text[])`.execute(
+    db,
+  );
+  for (const r of rows) into.set(r.id, { key: r.key, name: r.name, fields: r.fields, states: r.states });
 }
 
 /** The keys the batch's bugs took; one already known stays whose it was (a projection never stops on a replay). */
@@ -742,7 +805,15 @@ async function relabelBugs(db: Tx, schema: string, projectIds: string[], project
 }
 
 function entryOf(row: StoredRow): Entry {
-  const state = stateFromRow(row.dto, row.deleted, row.file_keys, row.parent_id, row.label_ids, row.field_values);
+  const state = stateFromRow(
+    row.dto,
+    row.deleted,
+    row.file_keys,
+    row.parent_id,
+    row.label_ids,
+    row.field_values,
+    row.state_id,
+  );
   return { id: row.id, before: state, state, revision: row.revision, changed: false, stored: true };
 }
 
@@ -776,16 +847,17 @@ const ROW_FIELDS = [
   'dto',
   'file_keys',
   'field_values',
+  'state_id',
 ];
 const ROW_COLUMNS = sql`(${sql.join(ROW_FIELDS.map((field) => sql.id(field)))})`;
 
 const rowsFromJson = (rows: BugRow[]) => sql`
   select id, number, project_id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, archived,
-    label_ids, rank, parent_id, milestone_id, revision, dto, file_keys, field_values
+    label_ids, rank, parent_id, milestone_id, revision, dto, file_keys, field_values, state_id
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
     id text, number int, project_id text, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
     created_at timestamptz, updated_at timestamptz, deleted boolean, archived boolean, label_ids text[], rank text, parent_id text, milestone_id text, revision int, dto jsonb,
-    file_keys jsonb, field_values jsonb)`;
+    file_keys jsonb, field_values jsonb, state_id text)`;
 
 /** New bugs are inserted (by COPY in a rebuild), known ones updated: no speculative insertion. */
 async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[], copy?: BulkWriter) {
@@ -815,6 +887,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         JSON.stringify(r.dto),
         r.file_keys == null ? null : JSON.stringify(r.file_keys),
         r.field_values == null ? null : JSON.stringify(r.field_values),
+        r.state_id ?? null,
       ]),
     );
   } else if (fresh.length > 0) {
@@ -826,7 +899,8 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         status = x.status, priority = x.priority, severity = x.severity,
         created_at = x.created_at, updated_at = x.updated_at, deleted = x.deleted, archived = x.archived,
         label_ids = x.label_ids, rank = x.rank, parent_id = x.parent_id, milestone_id = x.milestone_id,
-        revision = x.revision, dto = x.dto, file_keys = x.file_keys, field_values = x.field_values
+        revision = x.revision, dto = x.dto, file_keys = x.file_keys, field_values = x.field_values,
+        state_id = x.state_id
       from (${rowsFromJson(known)}) x where b.id = x.id`.execute(db);
   }
 }

@@ -79,6 +79,8 @@ export type ListFilters = Readonly<{
   milestones?: readonly string[] | undefined;
   /** Parent bug ids: a bug matches when it is a sub-bug of any of them. */
   parents?: readonly string[] | undefined;
+  /** Workflow state ids: a bug matches when it is in any of them (issue 37). */
+  states?: readonly string[] | undefined;
   /** `field.<key>=value`, each resolved to the fields it means (fieldsWithKeys): a bug matches every one. */
   fields?: readonly FieldFilter[] | undefined;
 }>;
@@ -261,6 +263,7 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
   if (f.labels?.length) conditions.push(sql<boolean>`label_ids @> ${[...f.labels]}::text[]`);
   if (f.parents?.length) conditions.push(sql<boolean>`parent_id = any(${[...f.parents]}::text[])`);
   for (const filter of f.fields ?? []) conditions.push(fieldFilterSql(filter));
+  if (f.states?.length) conditions.push(sql<boolean>`dto->'state'->>'_id' = any(${[...f.states]}::text[])`);
   if (f.milestones?.length) {
     const ids = f.milestones.filter((m) => m !== 'none');
     const either: Expression<SqlBool>[] = [];
@@ -336,7 +339,8 @@ export function isFiltered(query: Pick<ListQuery, 'filters' | 'q'>): boolean {
       f.labels?.length ||
       f.milestones?.length ||
       f.parents?.length ||
-      f.fields?.length,
+      f.fields?.length ||
+      f.states?.length,
   );
 }
 

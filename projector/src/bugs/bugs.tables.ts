@@ -1,4 +1,13 @@
-import type { BugDto, BugScope, BugStatus, FieldDef, FieldValues, Priority, Severity } from '@bugtrail/domain';
+import type {
+  BugDto,
+  BugScope,
+  BugStatus,
+  FieldDef,
+  FieldValues,
+  Priority,
+  Severity,
+  WorkflowState,
+} from '@bugtrail/domain';
 import type { ColumnType, Generated } from 'kysely';
 
 /** One row per bug (deleted ones too, flagged): list filters, sort keys and the answer itself. */
@@ -37,6 +46,8 @@ export interface BugsTable {
   file_keys: FileKeys | null;
   /** Its custom field values by field id (option ids for selects), never answered as such; null without any. */
   field_values: FieldValues | null;
+  /** The workflow state it chose (null: its status's first); its answer's `state` is the one it is in. */
+  state_id: string | null;
   search: Generated<string>;
 }
 
@@ -85,6 +96,8 @@ export interface BugProjectsTable {
   name: string;
   /** Its custom fields, removed ones flagged (fields.ts): bug answers show values by key and option name. */
   fields: ColumnType<FieldDef[], string | undefined, string>;
+  /** Its workflow states, empty for the defaults (states.ts). */
+  states: ColumnType<WorkflowState[], string | undefined, string>;
 }
 
 /** Every place a bug has had: (project, number) names it for good (`WEB-7` after a move or a new key too). */

@@ -1,4 +1,4 @@
-import { type FieldDef, type FieldValue, liveFields } from '@bugtrail/domain';
+import { type FieldDef, type FieldValue, liveFields, type WorkflowState } from '@bugtrail/domain';
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
@@ -23,6 +23,22 @@ export async function findProjectFields(
     .where('id', 'in', wanted)
     .execute();
   return new Map(rows.map((r) => [r.id, r.fields]));
+}
+
+/** Each project's fields and workflow states (a bug's answer as of a past day shows them). */
+export async function findProjectSetups(
+  db: Kysely<ReadModelDb>,
+  ids: Iterable<string>,
+): Promise<Map<string, { fields: FieldDef[]; states: WorkflowState[] }>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .withSchema(READ_MODEL_SCHEMA)
+    .selectFrom('projects')
+    .select(['id', 'fields', 'states'])
+    .where('id', 'in', wanted)
+    .execute();
+  return new Map(rows.map((r) => [r.id, { fields: r.fields, states: r.states }]));
 }
 
 /** Every project's live field with this key (a key means one field in each project that has it). */

@@ -35,7 +35,8 @@ type Changes = {
 export const projectsProjection = defineProjection({
   name: 'projects',
   // 2: custom fields (issue 37), removed ones flagged.
-  version: 2,
+  // 3: workflow states (issue 37).
+  version: 3,
   tables: ['projects', 'project_members', 'project_keys', 'default_project'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
@@ -49,7 +50,8 @@ export const projectsProjection = defineProjection({
       archived boolean not null,
       created_at timestamptz not null,
       position text collate "C" not null,
-      fields jsonb not null default '[]'
+      fields jsonb not null default '[]',
+      states jsonb not null default '[]'
     )`.execute(db);
     await sql`create table ${sql.id(schema, 'project_members')} (
       project_id text not null,
@@ -94,6 +96,7 @@ export const projectsProjection = defineProjection({
           members.filter((m) => m.project_id === row.id).map((m) => [m.user_id, m.role as ProjectRole]),
         ),
         fields: row.fields,
+        states: row.states,
       });
     }
     return loaded;
@@ -118,6 +121,7 @@ export const projectsProjection = defineProjection({
     ProjectFieldAdded: fold,
     ProjectFieldChanged: fold,
     ProjectFieldRemoved: fold,
+    ProjectStatesSet: fold,
     DefaultProjectSet(changes, event) {
       changes.defaultProjectId = event.data.projectId;
     },
@@ -140,6 +144,7 @@ export const projectsProjection = defineProjection({
         created_at: state.createdAt,
         position: position ?? '',
         fields: JSON.stringify(state.fields),
+        states: JSON.stringify(state.states),
       }));
       await table
         .insertInto('projects')
@@ -153,6 +158,7 @@ export const projectsProjection = defineProjection({
             access: eb.ref('excluded.access'),
             archived: eb.ref('excluded.archived'),
             fields: eb.ref('excluded.fields'),
+            states: eb.ref('excluded.states'),
             // A replayed creation writes its position again; later batches keep the stored one.
             position: sql`case when excluded.position = '' then ${sql.ref('projects.position')} else excluded.position end`,
           })),

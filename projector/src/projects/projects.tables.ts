@@ -1,4 +1,4 @@
-import type { FieldDef } from '@bugtrail/domain';
+import type { FieldDef, WorkflowState } from '@bugtrail/domain';
 import type { ColumnType } from 'kysely';
 
 type Time = ColumnType<Date, Date | string, Date | string>;
@@ -17,6 +17,8 @@ export interface ProjectsTable {
   position: string;
   /** Its custom fields, removed ones flagged (fields.ts). */
   fields: ColumnType<FieldDef[], string | undefined, string>;
+  /** Its workflow states in board order; empty: the defaults (states.ts). */
+  states: ColumnType<WorkflowState[], string | undefined, string>;
 }
 
 /** Who belongs to which project, as a lead or a member. */

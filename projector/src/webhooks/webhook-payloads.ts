@@ -11,6 +11,7 @@ import {
   toBugDto,
   type UserRef,
   type WebhookEventType,
+  type WorkflowState,
   webhookTypeOf,
 } from '@bugtrail/domain';
 import type { EventStore, RecordedEvent } from '@bugtrail/eventstore';
@@ -121,7 +122,7 @@ export async function webhookMessages(
         (id) => projects.get(id),
         (id) => labels.get(id),
         links.get(bugId),
-        (id) => projects.get(id)?.fields ?? [],
+        (id) => projects.get(id),
       ),
       actor: actorId
         ? { _id: actorId, name: users.get(actorId)?.name ?? nameForUnknown(actorId) }
@@ -154,13 +155,16 @@ export async function webhookMessages(
 async function projectsById(
   pool: pg.Pool,
   ids: string[],
-): Promise<Map<string, { key: string; name: string; fields: FieldDef[] }>> {
+): Promise<Map<string, { key: string; name: string; fields: FieldDef[]; states: WorkflowState[] }>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await pool.query<{ id: string; key: string; name: string; fields: FieldDef[] }>(
-    'select id, key, name, fields from rm.bug_projects where id = any($1::text[])',
-    [ids],
-  );
-  return new Map(rows.map((row) => [row.id, { key: row.key, name: row.name, fields: row.fields }]));
+  const { rows } = await pool.query<{
+    id: string;
+    key: string;
+    name: string;
+    fields: FieldDef[];
+    states: WorkflowState[];
+  }>('select id, key, name, fields, states from rm.bug_projects where id = any($1::text[])', [ids]);
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** Relations and sub-bugs as the bugs read model has them now (facts of other bugs). */

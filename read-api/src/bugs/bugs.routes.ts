@@ -124,6 +124,7 @@ export function listOptions(c: Context): ListOptions {
     milestones: orNone(filterValues(c, 'milestone')),
     parents: orNone(filterValues(c, 'parent')),
     fields: orNone(fieldFilters),
+    states: orNone(filterValues(c, 'state')),
   };
   return {
     ...(statuses.length === 1 ? { status: statuses[0] } : {}),

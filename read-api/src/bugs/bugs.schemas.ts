@@ -81,6 +81,13 @@ export const listQuery = z.object({
     .describe(
       'A project’s key (any it has had, any case) or `_id`; several: comma-separated or the parameter repeated (`project=WEB&project=API`). A project the caller cannot see matches nothing',
     ),
+  state: z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      'A workflow state’s `_id` (`GET /api/projects/{id}/states`); several: comma-separated or the parameter repeated (a bug matches any)',
+    ),
   label: z
     .string()
     .max(100)

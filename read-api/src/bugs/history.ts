@@ -22,6 +22,7 @@ import {
   findMilestoneNames,
   findProjectFields,
   findProjectLabels,
+  findProjectSetups,
   findUserNames,
 } from '@bugtrail/projector';
 import type { z } from 'zod';
@@ -275,11 +276,11 @@ export async function bugAt(
     revision = e.revision;
   }
   if (state.kind !== 'reported') return null;
-  const [projects, labels, now, fields] = await Promise.all([
+  const [projects, labels, now, setups] = await Promise.all([
     findProjectLabels(deps.db, [state.projectId]),
     findLabelRefs(deps.db, state.labelIds),
     findBug(deps.db, state.id),
-    findProjectFields(deps.db, [state.projectId]),
+    findProjectSetups(deps.db, [state.projectId]),
   ]);
   const dto = toBugDto(
     state,
@@ -295,8 +296,8 @@ export async function bugAt(
           subBugs: now.dto.subBugs ?? noLinks.subBugs,
         }
       : noLinks,
-    // Its values as they were, named by the fields as they are (a renamed option shows its new name).
-    (id) => fields.get(id) ?? [],
+    // Its values and state as they were, named by the fields and states as they are (a renamed option shows its new name).
+    (id) => setups.get(id),
   );
   return state.deleted ? { ...dto, deleted: true } : dto;
 }

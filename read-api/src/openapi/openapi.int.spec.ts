@@ -117,6 +117,7 @@ describe('GET /api/openapi.json', () => {
       'module',
       'due',
       'project',
+      'state',
       'label',
       'milestone',
       'parent',

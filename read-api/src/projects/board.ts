@@ -1,4 +1,12 @@
-import { type BugDto, type BugStatus, bugStatuses, NotFoundError, projectMessages } from '@bugtrail/domain';
+import {
+  type BugDto,
+  type BugStatus,
+  NotFoundError,
+  projectMessages,
+  type StateDto,
+  statesOr,
+  toStateDto,
+} from '@bugtrail/domain';
 import type { AuthEnv } from '@bugtrail/platform';
 import {
   countListed,
@@ -18,11 +26,12 @@ export const BOARD_COLUMN_DEFAULT = 50;
 
 export type BoardAnswer = {
   project: { _id: string; key: string; name: string };
-  columns: { status: BugStatus; count: number; bugs: BugDto[] }[];
+  columns: { status: BugStatus; state: StateDto; count: number; bugs: BugDto[] }[];
 };
 
 /**
- * `GET /api/projects/{idOrKey}/board` (api.md "Board"): a column per status, each its count and
+ * `GET /api/projects/{idOrKey}/board` (api.md "Board"): a column per workflow state (the three
+ * statuses until the project sets its own; `status` is the state's category), each its count and
  * its first cards in rank order, with the lists' filters. The bugs are those the caller may open
  * (as `GET /api/bugs`); a column is one index range (`bugs_board`), so a project of 5,000 open
  * bugs costs what a page of 50 does. The counts come from the project's counters when nothing
@@ -45,14 +54,25 @@ export async function boardOf(c: Context<AuthEnv>, deps: ReadApiDeps): Promise<B
     base.scope.kind === 'all' && isFilteredByProjectsOnly(base)
       ? countProjectBugs(deps.db, [row.id], actor.hiddenProjects)
       : null;
+  const states = statesOr(row.states);
   const columns = await Promise.all(
-    bugStatuses.map(async (status) => {
-      const query: ListQuery = { ...base, status, cursor: undefined };
+    states.map(async (state) => {
+      const status = state.category;
+      // A category of one state is its status; of several, each state is its own column.
+      const alone = states.filter((s) => s.category === status).length === 1;
+      const query: ListQuery = {
+        ...base,
+        status,
+        cursor: undefined,
+        ...(alone ? {} : { filters: { ...base.filters, states: [state.id] } }),
+      };
       const [page, count] = await Promise.all([
         listBugs(deps.db, query),
-        countsFromCounters ? countsFromCounters.then((counts) => counts.status[status]) : countListed(deps.db, query),
+        countsFromCounters && alone
+          ? countsFromCounters.then((counts) => counts.status[status])
+          : countListed(deps.db, query),
       ]);
-      return { status, count, bugs: page.bugs };
+      return { status, state: toStateDto(state), count, bugs: page.bugs };
     }),
   );
   return { project: { _id: row.id, key: row.key, name: row.name }, columns };

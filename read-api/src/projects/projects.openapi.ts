@@ -1,4 +1,4 @@
-import { fieldDtoSchema, projectDtoSchema } from '@bugtrail/domain';
+import { fieldDtoSchema, projectDtoSchema, stateDtoSchema } from '@bugtrail/domain';
 import { bugDtoSchema, invalidAnswer, notFoundAnswer, type RouteSpec, schemaNames } from '@bugtrail/platform';
 import { z } from 'zod';
 import { listQuery } from '../bugs/bugs.schemas.js';
@@ -45,7 +45,8 @@ export const projectReadOperations: RouteSpec[] = [
           project: z.object({ _id: z.string(), key: z.string(), name: z.string() }),
           columns: z.array(
             z.object({
-              status: z.enum(['Open', 'In Progress', 'Closed']),
+              status: z.enum(['Open', 'In Progress', 'Closed']).describe('The column’s state’s category'),
+              state: stateDtoSchema,
               count: z.number().int(),
               bugs: z.array(bugDtoSchema),
             }),
@@ -67,6 +68,19 @@ export const projectReadOperations: RouteSpec[] = [
     params: z.object({ idOrKey: z.string().describe('The project’s `_id`, its key, or an earlier key') }),
     responses: {
       200: { description: 'The fields', schema: z.object({ fields: z.array(fieldDtoSchema) }) },
+      404: { ...notFoundAnswer, description: 'No such project, or a private one the caller is not a member of' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/{idOrKey}/states',
+    summary: 'The project’s workflow states, in board order',
+    description:
+      'One per category (Open, In Progress, Closed) until the project sets its own with `PUT /api/projects/{id}/states`.',
+    tags: ['projects', 'states'],
+    params: z.object({ idOrKey: z.string().describe('The project’s `_id`, its key, or an earlier key') }),
+    responses: {
+      200: { description: 'The states', schema: z.object({ states: z.array(stateDtoSchema) }) },
       404: { ...notFoundAnswer, description: 'No such project, or a private one the caller is not a member of' },
     },
   },

@@ -5,7 +5,9 @@ import {
   type ProjectDto,
   projectMessages,
   seesEveryProject,
+  statesOr,
   toFieldDto,
+  toStateDto,
 } from '@bugtrail/domain';
 import { type AuthEnv, requireAuth } from '@bugtrail/platform';
 import { findVisibleProject, listVisibleProjects, type ProjectRow } from '@bugtrail/projector';
@@ -61,6 +63,13 @@ export function createProjectsRoutes(deps: ReadApiDeps) {
     const row = idOrKey.length <= 100 ? await findVisibleProject(deps.db, c.var.actor, idOrKey) : null;
     if (!row) throw new NotFoundError(projectMessages.notFound);
     return c.json({ fields: liveFields(row.fields).map(toFieldDto) });
+  });
+  // Its workflow states in board order (the defaults until it sets its own).
+  app.get('/:idOrKey/states', async (c) => {
+    const idOrKey = c.req.param('idOrKey');
+    const row = idOrKey.length <= 100 ? await findVisibleProject(deps.db, c.var.actor, idOrKey) : null;
+    if (!row) throw new NotFoundError(projectMessages.notFound);
+    return c.json({ states: statesOr(row.states).map(toStateDto) });
   });
   app.get('/:idOrKey', async (c) => {
     const idOrKey = c.req.param('idOrKey');

@@ -310,4 +310,17 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`create index bug_milestones_milestone on write_api.bug_milestones (milestone_id)`.execute(db);
     },
   },
+  '0390_bug_states': {
+    async up(db: Kysely<unknown>) {
+      // The workflow state each bug chose (issue 37), written with its BugStateChanged: a state
+      // that holds bugs is not removed. A status change since leaves a row stale; the count checks
+      // each bug's stream before it refuses.
+      await sql`create table write_api.bug_states (
+        bug_id text primary key,
+        project_id text not null,
+        state_id text not null
+      )`.execute(db);
+      await sql`create index bug_states_state on write_api.bug_states (project_id, state_id)`.execute(db);
+    },
+  },
 };

@@ -134,7 +134,9 @@ export async function bugAnswer(
   }: {
     reader: Actor;
     known?: ReadonlyMap<string, UserRef> | undefined;
-    project?: (Pick<ProjectState, 'id' | 'key' | 'name'> & Partial<Pick<ProjectState, 'fields'>>) | undefined;
+    project?:
+      | (Pick<ProjectState, 'id' | 'key' | 'name'> & Partial<Pick<ProjectState, 'fields' | 'states'>>)
+      | undefined;
   },
 ): Promise<BugDto> {
   const ids = new Set<string>([bug.reporterId, ...bug.assigneeIds]);
@@ -153,6 +155,6 @@ export async function bugAnswer(
     (id) => (id === shown.id && shown.key ? shown : undefined),
     (id) => labels.get(id),
     links,
-    (id) => (id === shown.id ? (shown.fields ?? []) : []),
+    (id) => (id === shown.id ? { fields: shown.fields ?? [], states: shown.states ?? [] } : undefined),
   );
 }
