@@ -34,6 +34,7 @@ export {
   validateBugForm,
   validateChecklistTexts,
 } from './bugs/validation.js';
+export * from './bugs/worklog-vocabulary.js';
 export type { AiAssistantSettings, Attachment } from './chats/chat.schemas.js';
 export {
   aiAssistantSender,

@@ -47,3 +47,5 @@ export { savedViewsTopic, viewsProjection } from './views/views.projection.js';
 export * from './views/views.queries.js';
 export type { SavedViewsTable } from './views/views.tables.js';
 export { WebhookReactor, type WebhookReactorOptions } from './webhooks/webhook-reactor.js';
+export { worklogProjection, worklogTopic } from './worklog/worklog.projection.js';
+export * from './worklog/worklog.queries.js';

@@ -10,6 +10,7 @@ import type { Projection } from './runtime/projection.js';
 import { triageProjection } from './triage/triage.projection.js';
 import { usersProjection } from './users/users.projection.js';
 import { viewsProjection } from './views/views.projection.js';
+import { worklogProjection } from './worklog/worklog.projection.js';
 
 /** Every read model the projector maintains. Add a feature's projection here. */
 export const allProjections: readonly Projection[] = [
@@ -24,4 +25,5 @@ export const allProjections: readonly Projection[] = [
   triageProjection,
   projectsProjection,
   milestonesProjection,
+  worklogProjection,
 ];

@@ -28,6 +28,7 @@ import type {
 import type { SuggestionUsageTable } from './triage/triage.tables.js';
 import type { UsersTable } from './users/users.tables.js';
 import type { SavedViewsTable } from './views/views.tables.js';
+import type { WorklogTable } from './worklog/worklog.tables.js';
 
 /**
  * The read-model tables, composed from each feature's own (`*.tables.ts`). Keys are
@@ -44,6 +45,7 @@ export interface ReadModelDb {
   labels: LabelsTable;
   bug_links: BugLinksTable;
   milestones: MilestonesTable;
+  worklog: WorklogTable;
   chats: ChatsTable;
   chat_members: ChatMembersTable;
   chat_messages: ChatMessagesTable;

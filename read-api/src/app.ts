@@ -31,6 +31,7 @@ import { createSystemRoutes } from './system/system.routes.js';
 import { createUploadsRoutes } from './uploads/uploads.routes.js';
 import { createProfileRoutes, createUsersRoutes } from './users/users.routes.js';
 import { createViewsRoutes } from './views/views.routes.js';
+import { createWorklogExportRoutes, createWorklogRoutes } from './worklog/worklog.routes.js';
 
 const API_PREFIXES = ['/api/', '/chats', '/users', '/uploads/'];
 const isApiPath = (p: string) =>
@@ -87,7 +88,10 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   // Before /api/bugs: its one POST (readApiPostPaths), a question that changes nothing.
   app.route('/api/bugs/suggestions', createSuggestionsRoutes(deps));
   app.route('/api/bugs', createBugsRoutes(deps));
+  // Everyone's own timesheet export, before the reports' admins-only door.
+  app.route('/api/reports', createWorklogExportRoutes(deps));
   app.route('/api/reports', createReportsRoutes(deps));
+  app.route('/api/worklog', createWorklogRoutes(deps));
   app.route('/api/audit', createAuditRoutes(deps));
   app.route('/api/metrics', createMetricsRoutes(deps));
   app.route('/api/views', createViewsRoutes(deps));

@@ -16,6 +16,7 @@ import { systemOperations } from './system/system.openapi.js';
 import { uploadOperations } from './uploads/uploads.openapi.js';
 import { profileOperations, usersOperations } from './users/users.openapi.js';
 import { viewReadOperations } from './views/views.openapi.js';
+import { worklogExportOperations, worklogOperations } from './worklog/worklog.openapi.js';
 
 /** Every GET read-api serves (and its read-only POSTs), mounted where app.ts mounts each router. */
 
@@ -38,7 +39,9 @@ export const readApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/users', usersOperations),
   ...mountOperations('/api/bugs/suggestions', suggestionReadOperations),
   ...mountOperations('/api/bugs', bugReadOperations),
+  ...mountOperations('/api/reports', worklogExportOperations),
   ...mountOperations('/api/reports', reportOperations),
+  ...mountOperations('/api/worklog', worklogOperations),
   ...mountOperations('/api/audit', auditOperations),
   ...mountOperations('/api/metrics', metricsOperations),
   ...mountOperations('/api/views', viewReadOperations),

@@ -2,6 +2,7 @@ import { setSignupPolicy } from './auth/signup-policy.commands.js';
 import { bugCommands } from './bugs/bugs.commands.js';
 import { commentCommands } from './bugs/comments.commands.js';
 import { planningCommands } from './bugs/planning.commands.js';
+import { worklogCommands } from './bugs/worklog.commands.js';
 import { chatCommands } from './chats/chats.commands.js';
 import type { AnyCommandDeclaration } from './command.js';
 import { labelCommands } from './labels/labels.commands.js';
@@ -29,7 +30,10 @@ export type CommandMount = Readonly<{
 export const declaredCommands: readonly CommandMount[] = [
   { base: '/api/auth', commands: [setSignupPolicy] },
   { base: '/api/users', commands: userCommands },
-  { base: '/api/bugs', commands: [...bugCommands, ...planningCommands, setBugState, ...commentCommands] },
+  {
+    base: '/api/bugs',
+    commands: [...bugCommands, ...planningCommands, setBugState, ...worklogCommands, ...commentCommands],
+  },
   { base: '/api/labels', commands: labelCommands },
   { base: '/api/views', commands: viewCommands },
   {

@@ -12,6 +12,7 @@ import { type BugFileDto, toBugFileDto } from './files.js';
 import { nameForUnknown } from './imported-people.js';
 import { rankOf } from './rank.js';
 import type { ShownRelationType } from './relations.js';
+import { minutesOf } from './worklog.js';
 
 export type UserRef = { id: string; name: string; email?: string; profileImageURL: string | null };
 
@@ -65,6 +66,10 @@ export type BugDto = {
   fields: Record<string, ShownFieldValue>;
   /** Its workflow state (api.md "workflow states"): `category` is always its `status`. */
   state: StateRef;
+  /** Hours it is expected to take, or null (api.md "time"). */
+  estimate: number | null;
+  /** Minutes logged on it, every entry together. */
+  timeSpentMinutes: number;
   /** The stream revision: send it back as If-Match to edit. */
   version: number;
 };
@@ -182,6 +187,8 @@ export function toBugDto(
     milestoneId: bug.milestoneId,
     fields: shownFields(fields, bug.fieldValues),
     state: stateRef(stateOf(states, bug.status, bug.stateId)),
+    estimate: bug.estimate,
+    timeSpentMinutes: minutesOf(bug.worklog),
     version,
   };
 }

@@ -46,3 +46,6 @@ export type BugParentSet = BugEventMap['BugParentSet'];
 export type BugMilestoneSet = BugEventMap['BugMilestoneSet'];
 export type BugFieldsChanged = BugEventMap['BugFieldsChanged'];
 export type BugStateChanged = BugEventMap['BugStateChanged'];
+export type WorkLogged = BugEventMap['WorkLogged'];
+export type WorkLogDeleted = BugEventMap['WorkLogDeleted'];
+export type BugEstimated = BugEventMap['BugEstimated'];

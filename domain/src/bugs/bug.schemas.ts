@@ -9,6 +9,7 @@ import { codeLinkEventSchemas } from './code-links.js';
 import { bugLabelEventSchemas } from './labels.js';
 import { rankEventSchemas } from './rank.js';
 import { relationEventSchemas } from './relations.js';
+import { worklogEventSchemas } from './worklog.js';
 
 export { type BugStatus, bugStatuses, type Priority, priorities, type Severity, severities } from './bug-vocabulary.js';
 
@@ -114,6 +115,7 @@ export const bugEventSchemas = {
   ...bugMilestoneEventSchemas,
   ...bugFieldEventSchemas,
   ...bugStateEventSchemas,
+  ...worklogEventSchemas,
 } as const;
 
 type Data<K extends keyof typeof bugEventSchemas> = z.infer<(typeof bugEventSchemas)[K]['data']>;

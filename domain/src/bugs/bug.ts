@@ -12,6 +12,7 @@ import { type BugFileState, evolveBugFiles } from './files.js';
 import { evolveLabelIds } from './labels.js';
 import { evolveRank } from './rank.js';
 import { evolveParent } from './relations.js';
+import { evolveWorklog, type WorkEntry } from './worklog.js';
 
 export type ChecklistItemState = Readonly<{
   id: string;
@@ -60,6 +61,10 @@ export type ReportedBug = Readonly<{
   fieldValues: FieldValues;
   /** The workflow state it was put in (bug-state.ts); null: its status's first state. */
   stateId: string | null;
+  /** Hours it is expected to take (worklog.ts), or null. */
+  estimate: number | null;
+  /** Time logged on it. */
+  worklog: readonly WorkEntry[];
   createdAt: string;
   updatedAt: string;
 }>;
@@ -117,6 +122,8 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       milestoneId: null,
       fieldValues: {},
       stateId: null,
+      estimate: null,
+      worklog: [],
       createdAt: when,
       updatedAt: when,
     };
@@ -138,6 +145,12 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
     }
     case 'BugStatusChanged':
       return { ...touched, status: event.data.to, archived: evolveArchived(state.archived, event), stateId: null };
+    // Time logged is not a change to the bug itself: updatedAt stays.
+    case 'WorkLogged':
+    case 'WorkLogDeleted':
+      return { ...state, worklog: evolveWorklog(state.worklog, event) };
+    case 'BugEstimated':
+      return { ...touched, estimate: event.data.hours };
     case 'BugStateChanged':
       return { ...touched, stateId: evolveStateId(state.stateId, event) };
     case 'ChecklistItemAdded':

@@ -26,6 +26,8 @@ const fieldValues = {
   milestone: (r: ReportedBug) => r.milestoneId,
   /** Custom field values by field id (option ids for selects): the history names them. */
   fields: (r: ReportedBug) => r.fieldValues,
+  estimate: (r: ReportedBug) => r.estimate,
+  timeSpentMinutes: (r: ReportedBug) => r.worklog.reduce((sum, e) => sum + e.minutes, 0),
 } as const;
 
 /** Fields a report leaves empty and does not list: they change only later (code links). */
@@ -36,6 +38,8 @@ const laterOnly: ReadonlySet<BugField> = new Set([
   'parent',
   'milestone',
   'fields',
+  'estimate',
+  'timeSpentMinutes',
 ]);
 
 export type BugField = keyof typeof fieldValues;

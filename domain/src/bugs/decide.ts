@@ -19,6 +19,7 @@ import {
   validateBugForm,
   validateChecklistTexts,
 } from './validation.js';
+import { estimateEvents } from './worklog.js';
 
 /**
  * The bug decider: one small function per command. Order of checks in each: the
@@ -76,6 +77,8 @@ export type ReportBug = Command<
       attachments?: readonly string[] | undefined;
       /** Its project's custom fields and the values sent (issue 37); absent: the project has none to check. */
       fields?: FieldInput | undefined;
+      /** Hours it is expected to take (issue 37). */
+      estimate?: number | null | undefined;
     }
 >;
 export type ChangeBugStatus = Command<'ChangeBugStatus', Blockers & { bugId: string; status: BugStatus }>;
@@ -103,6 +106,8 @@ export type UpdateBug = Command<
          * (a tester's form echoes a status it does not own).
          */
         status?: BugStatus | undefined;
+        /** Hours it is expected to take; null: none (issue 37). */
+        estimate?: number | null | undefined;
       };
       /** Custom field values sent (only those named change), with the bug's project's fields. */
       fields?: FieldInput | undefined;
@@ -162,6 +167,7 @@ function reportBug(command: ReportBug, state: BugState): BugEvent[] {
   const checklist = cleanEntries(d.checklist);
   const attachments = [...new Set(cleanEntries(d.attachments))];
   const fields = fieldEvents(d.bugId, d.fields, {}, true);
+  const estimate = d.estimate === undefined ? [] : estimateEvents(d.bugId, null, d.estimate);
   fail([
     ...validateBugForm(
       {
@@ -206,6 +212,7 @@ function reportBug(command: ReportBug, state: BugState): BugEvent[] {
       ? { type: 'DevelopersAssigned', data: { bugId, developerIds: assigneeIds } }
       : { type: 'BugInTriage', data: { bugId, projectId: d.project.id } },
     ...fields.events,
+    ...estimate,
     ...checklist.map((text): BugEvent => ({ type: 'ChecklistItemAdded', data: { bugId, itemId: newId(), text } })),
     ...attachments.map((url): BugEvent => ({ type: 'AttachmentLinkAdded', data: { bugId, url } })),
   ];
@@ -334,6 +341,7 @@ function updateBug(command: UpdateBug, state: BugState): BugEvent[] {
   const events: BugEvent[] = [
     ...editedEvent(bug.id, details.changed),
     ...fields.events,
+    ...(changes.estimate === undefined ? [] : estimateEvents(bug.id, bug.estimate, changes.estimate)),
     ...assigneeEvents(bug, assigneeIds),
   ];
   if (changes.checklist) {

@@ -38,3 +38,4 @@ export * from './status.js';
 export * from './triage.js';
 export * from './triage.schemas.js';
 export * from './validation.js';
+export * from './worklog.js';

@@ -103,5 +103,8 @@ export const milestoneDtoSchema = z.object({
   progress: z
     .object({ total: z.number().int(), closed: z.number().int() })
     .describe('Its bugs now: how many, how many Closed'),
+  estimate: z.number().describe('Hours: the estimates of its bugs now, together'),
+  spent: z.number().describe('Hours logged on its bugs, every entry together (to the hundredth)'),
+  spentMinutes: z.number().int().describe('The same, in minutes'),
 });
 export type MilestoneDto = z.infer<typeof milestoneDtoSchema>;

@@ -52,7 +52,11 @@ export const fieldOfDto = (dto: FieldDto): FieldDef => ({
 // ── a bug's values ──────────────────────────────────────────────────────────────
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
-const isDay = (v: string) => dayPattern.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+/** A real calendar day written YYYY-MM-DD (no 2026-13-01, no 30 February). */
+const isDay = (v: string) => {
+  const time = dayPattern.test(v) ? Date.parse(`${v}T00:00:00Z`) : Number.NaN;
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === v;
+};
 const isLink = (v: string) => {
   if (v.length > fieldLimits.urlMax) return false;
   try {

@@ -247,6 +247,9 @@ describe('values', () => {
       { field: 'fields.notes', message: fieldMessages.text('Notes') },
     ]);
     expect(set({}, {}, true).issues).toEqual([{ field: 'fields.points', message: fieldMessages.required('Points') }]);
+    for (const found of ['2026-13-01', '2026-02-30', '2026-1-5', '99999-01-01T00:00:00Z']) {
+      expect(set({ found }).issues, found).toEqual([{ field: 'fields.found', message: fieldMessages.date('Found') }]);
+    }
     // An edit that leaves it out keeps it as it is; one that clears it is refused.
     expect(set({ notes: 'x' }).issues).toEqual([]);
     expect(set({ points: null }, { 'f-Points': 2 }).issues).toEqual([

@@ -117,6 +117,8 @@ export const bugDtoSchema = z.object({
   state: z
     .object({ _id: z.string(), name: z.string(), category: z.enum(['Open', 'In Progress', 'Closed']) })
     .describe('Its workflow state (`GET /api/projects/{id}/states`); `category` is always its `status`'),
+  estimate: z.number().nullable().describe('Hours it is expected to take, or null'),
+  timeSpentMinutes: z.number().int().describe('Minutes logged on it (`POST /api/bugs/{id}/worklog`)'),
   fields: z
     .record(z.string(), z.union([z.string(), z.number(), z.array(z.string())]).nullable())
     .describe(

@@ -20,6 +20,7 @@ import {
   statesOr,
   toBugDto,
   type UserRef,
+  type WorkEntry,
   type WorkflowState,
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
@@ -54,7 +55,16 @@ type Entry = {
 
 type StoredRow = Pick<
   Selectable<BugsTable>,
-  'id' | 'dto' | 'deleted' | 'revision' | 'file_keys' | 'parent_id' | 'label_ids' | 'field_values' | 'state_id'
+  | 'id'
+  | 'dto'
+  | 'deleted'
+  | 'revision'
+  | 'file_keys'
+  | 'parent_id'
+  | 'label_ids'
+  | 'field_values'
+  | 'state_id'
+  | 'worklog'
 >;
 /** A row as written (as JSON, so the domain's readonly arrays go as they are): all but the generated search vector. */
 type BugRow = Omit<Insertable<BugsTable>, 'search' | 'assignee_ids'> & { assignee_ids: readonly string[] };
@@ -75,6 +85,7 @@ export function stateFromRow(
   labelIds: readonly string[] | null = null,
   fieldValues: FieldValues | null = null,
   stateId: string | null = null,
+  worklog: readonly WorkEntry[] | null = null,
 ): ReportedBug {
   const projectNumber = dto.key ? (parseBugKey(dto.key)?.number ?? null) : null;
   return {
@@ -120,6 +131,9 @@ export function stateFromRow(
     fieldValues: fieldValues ?? {},
     // The row keeps the state it chose (the answer shows the one it is in).
     stateId,
+    estimate: dto.estimate ?? null,
+    // The row keeps the entries (a deleted one's minutes leave the total).
+    worklog: worklog ?? [],
     createdAt: dto.createdAt,
     updatedAt: dto.updatedAt,
   };
@@ -177,8 +191,8 @@ export const bugsProjection: Projection = {
   // 8: projects (issue 35): each bug's project and key, the projects' names, every key a bug has had.
   // 9: labels and board ranks (issue 36).
   // 10: relations, sub-bugs and milestones (issue 36).
-  // 11: custom field values and workflow states (issue 37): `field_values` by field id, the state a bug
-  //     chose, the projects' fields and states beside their names.
+  // 11: custom field values, workflow states and time (issue 37): `field_values` by field id, the state a
+  //     bug chose, its worklog entries, the projects' fields and states beside their names.
   version: 11,
   tables: ['bugs', 'bug_counters', 'bug_users', 'bug_projects', 'bug_keys', 'labels', 'bug_links'],
 
@@ -206,6 +220,7 @@ export const bugsProjection: Projection = {
       file_keys jsonb,
       field_values jsonb,
       state_id text,
+      worklog jsonb,
       search tsvector generated always as (
         to_tsvector('english', coalesce(dto->>'title', '') || ' ' || coalesce(dto->>'description', ''))
       ) stored
@@ -390,7 +405,7 @@ export const bugsProjection: Projection = {
     const stored = bugIds.filter((id) => !born.has(id));
     if (stored.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog from ${t(schema, 'bugs')}
         where id = any(${stored}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
@@ -398,7 +413,7 @@ export const bugsProjection: Projection = {
       // One index lookup per person: given `people && (a long array)`, the planner guessed thousands
       // of matches and read the whole table (83 ms at 20k bugs for 60 new users; seconds at 272k).
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from unnest(${[...renamed]}::text[]) as u(person)
             cross join lateral (select id from ${t(schema, 'bugs')} where people @> array[u.person]) shown))
@@ -408,7 +423,7 @@ export const bugsProjection: Projection = {
 
     if (relabelledLabels.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from unnest(${relabelledLabels}::text[]) as l(label)
             cross join lateral (select id from ${t(schema, 'bugs')} where label_ids @> array[l.label]) shown))
@@ -418,7 +433,7 @@ export const bugsProjection: Projection = {
 
     if (refielded.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from jsonb_to_recordset(${JSON.stringify(refielded)}::jsonb) as f(project_id text, field_id text)
             cross join lateral (select id from ${t(schema, 'bugs')}
@@ -428,7 +443,7 @@ export const bugsProjection: Projection = {
     }
     if (restated.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from jsonb_to_recordset(${JSON.stringify(restated)}::jsonb) as r(project_id text, state_ids text[], statuses text[])
             cross join lateral (select id from ${t(schema, 'bugs')}
@@ -473,7 +488,7 @@ export const bugsProjection: Projection = {
     const showingOnly = new Set(toLoad);
     if (toLoad.length > 0) {
       const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id from ${t(schema, 'bugs')}
+        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog from ${t(schema, 'bugs')}
         where id = any(${toLoad}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
@@ -551,6 +566,7 @@ export const bugsProjection: Projection = {
         file_keys: fileKeysOf(s),
         field_values: Object.keys(s.fieldValues).length > 0 ? s.fieldValues : null,
         state_id: s.stateId,
+        worklog: s.worklog.length > 0 ? [...s.worklog] : null,
       });
       if (entry.changed) {
         if (counted(entry.before)) bump(counterKeys(entry.before), -1);
@@ -813,6 +829,7 @@ function entryOf(row: StoredRow): Entry {
     row.label_ids,
     row.field_values,
     row.state_id,
+    row.worklog,
   );
   return { id: row.id, before: state, state, revision: row.revision, changed: false, stored: true };
 }
@@ -848,16 +865,17 @@ const ROW_FIELDS = [
   'file_keys',
   'field_values',
   'state_id',
+  'worklog',
 ];
 const ROW_COLUMNS = sql`(${sql.join(ROW_FIELDS.map((field) => sql.id(field)))})`;
 
 const rowsFromJson = (rows: BugRow[]) => sql`
   select id, number, project_id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, archived,
-    label_ids, rank, parent_id, milestone_id, revision, dto, file_keys, field_values, state_id
+    label_ids, rank, parent_id, milestone_id, revision, dto, file_keys, field_values, state_id, worklog
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
     id text, number int, project_id text, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
     created_at timestamptz, updated_at timestamptz, deleted boolean, archived boolean, label_ids text[], rank text, parent_id text, milestone_id text, revision int, dto jsonb,
-    file_keys jsonb, field_values jsonb, state_id text)`;
+    file_keys jsonb, field_values jsonb, state_id text, worklog jsonb)`;
 
 /** New bugs are inserted (by COPY in a rebuild), known ones updated: no speculative insertion. */
 async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[], copy?: BulkWriter) {
@@ -888,6 +906,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         r.file_keys == null ? null : JSON.stringify(r.file_keys),
         r.field_values == null ? null : JSON.stringify(r.field_values),
         r.state_id ?? null,
+        r.worklog == null ? null : JSON.stringify(r.worklog),
       ]),
     );
   } else if (fresh.length > 0) {
@@ -900,7 +919,7 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         created_at = x.created_at, updated_at = x.updated_at, deleted = x.deleted, archived = x.archived,
         label_ids = x.label_ids, rank = x.rank, parent_id = x.parent_id, milestone_id = x.milestone_id,
         revision = x.revision, dto = x.dto, file_keys = x.file_keys, field_values = x.field_values,
-        state_id = x.state_id
+        state_id = x.state_id, worklog = x.worklog
       from (${rowsFromJson(known)}) x where b.id = x.id`.execute(db);
   }
 }

@@ -6,6 +6,7 @@ import type {
   FieldValues,
   Priority,
   Severity,
+  WorkEntry,
   WorkflowState,
 } from '@bugtrail/domain';
 import type { ColumnType, Generated } from 'kysely';
@@ -48,6 +49,8 @@ export interface BugsTable {
   field_values: FieldValues | null;
   /** The workflow state it chose (null: its status's first); its answer's `state` is the one it is in. */
   state_id: string | null;
+  /** Its worklog entries (its answer says their total); null without any. */
+  worklog: WorkEntry[] | null;
   search: Generated<string>;
 }
 

@@ -20,6 +20,8 @@ type Row = {
   created_at: Date;
   total: string;
   closed: string;
+  estimate: string;
+  spent_minutes: string;
 };
 
 const toDto = (r: Row): MilestoneDto => ({
@@ -31,11 +33,18 @@ const toDto = (r: Row): MilestoneDto => ({
   dueDate: r.due_date,
   closedAt: r.closed_at?.toISOString() ?? null,
   progress: { total: Number(r.total), closed: Number(r.closed) },
+  estimate: Math.round(Number(r.estimate) * 100) / 100,
+  spent: Math.round((Number(r.spent_minutes) / 60) * 100) / 100,
+  spentMinutes: Number(r.spent_minutes),
 });
 
 const withProgress = sql`select m.*,
     (select count(*) from ${rm('bugs')} b where b.milestone_id = m.id and not b.deleted) as total,
-    (select count(*) from ${rm('bugs')} b where b.milestone_id = m.id and not b.deleted and b.status = 'Closed') as closed
+    (select count(*) from ${rm('bugs')} b where b.milestone_id = m.id and not b.deleted and b.status = 'Closed') as closed,
+    (select coalesce(sum((b.dto->>'estimate')::numeric), 0) from ${rm('bugs')} b
+      where b.milestone_id = m.id and not b.deleted) as estimate,
+    (select coalesce(sum((b.dto->>'timeSpentMinutes')::int), 0) from ${rm('bugs')} b
+      where b.milestone_id = m.id and not b.deleted) as spent_minutes
   from ${rm('milestones')} m`;
 
 /** A project's milestones that exist: open ones by due date (none last), then closed ones. */

@@ -12,6 +12,7 @@ import {
   suggestionUsageInput,
   toBugDto,
   type UserRef,
+  worklogMessages,
 } from '@bugtrail/domain';
 import { deriveEventId } from '@bugtrail/eventstore';
 import type { Context } from 'hono';
@@ -69,6 +70,8 @@ export const bugPayload = z.object({
   attachments: z.array(z.string().max(100_000)).max(1000).nullable().optional(),
   /** Custom field values by key (issue 37); on an edit only those named change, null clears one. */
   fields: fieldValuesBody.nullish(),
+  /** Hours it is expected to take, or null for none (issue 37). */
+  estimate: z.number({ error: worklogMessages.estimate }).nullable().optional(),
 });
 export type BugPayload = z.infer<typeof bugPayload>;
 

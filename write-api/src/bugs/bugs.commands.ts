@@ -106,6 +106,7 @@ const bugFields = {
   checklist:
     'Items as strings or `{_id, text, completed}`; completion counts only from an assigned developer or an admin',
   attachments: 'Absolute http(s) links of at most 2,048 characters',
+  estimate: 'Hours it is expected to take (a number from 0), or null for none',
   fields:
     'Custom field values by key (`GET /api/projects/{id}/fields`): text, a number, a day (YYYY-MM-DD), an option’s name, a list of option names, a user’s `_id`, an http(s) link; null clears one. A wrong value is 400 naming the field',
 } satisfies Record<string, string | z.ZodType>;
@@ -276,6 +277,7 @@ export const reportBug = defineCommand({
         attachments: body.attachments ?? [],
         newItemIds: newItemIds(checklist.length, context.idempotencyKey, `${actor.id}:${bugId}`),
         fields: await fieldInput(deps, project, body.fields, true),
+        ...(body.estimate !== undefined ? { estimate: body.estimate } : {}),
       },
     };
     // The decider is pure: asked first, it refuses a bad report before the report takes its numbers.
@@ -347,6 +349,7 @@ export const updateBug = defineCommand({
           ...(checklist ? { checklist } : {}),
           ...(body.attachments ? { attachments: body.attachments } : {}),
           ...(status ? { status } : {}),
+          ...(body.estimate !== undefined ? { estimate: body.estimate } : {}),
         },
         ...(assigneeIds ? await developersOf(deps, assigneeIds) : {}),
         ...(status === 'Closed' ? { openBlockers: await openBlockersOf(deps, params.id) } : {}),

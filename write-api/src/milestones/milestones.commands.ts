@@ -10,7 +10,9 @@ import {
   milestoneDecider,
   milestoneDtoSchema,
   milestoneMessages,
+  minutesOf,
   projectMessages,
+  type ReportedBug,
   streams,
   updateMilestoneBody,
 } from '@bugtrail/domain';
@@ -126,6 +128,18 @@ async function milestoneDto(deps: WriteApiDeps, state: MilestoneState) {
     dueDate: state.dueDate,
     closedAt: state.closedAt,
     progress: { total: bugs.length, closed: bugs.filter((b) => b.status === 'Closed').length },
+    ...timeOf(bugs),
+  };
+}
+
+/** A milestone's estimate and time spent (issue 37): its bugs' together, in hours. */
+function timeOf(bugs: readonly ReportedBug[]) {
+  const live = bugs.filter((b) => !b.deleted);
+  const spentMinutes = live.reduce((sum, b) => sum + minutesOf(b.worklog), 0);
+  return {
+    estimate: Math.round(live.reduce((sum, b) => sum + (b.estimate ?? 0), 0) * 100) / 100,
+    spent: Math.round((spentMinutes / 60) * 100) / 100,
+    spentMinutes,
   };
 }
 
