@@ -144,6 +144,7 @@ describe('GET /api/openapi.json', () => {
       'checklist',
       'attachments',
       'fields',
+      'estimate',
       'suggestions',
       'projectId',
     ]);

@@ -73,6 +73,12 @@ describe('a private project’s bug, through every read operation and the live s
       return [filled, `${filled}?q=${MARK}`, `${filled}?q=${bug.key}`, `${filled}?project=${sec.key}`];
     }
     if (template === '/api/projects/{idOrKey}') return [filled, `/api/projects/${sec.key}`];
+    // Time logged on the private bug (issue 37): every day's, the bug's own, and the CSV export.
+    if (template === '/api/worklog') {
+      return [`${filled}?from=2000-01-01`, `${filled}?bug=${bug._id}`, `${filled}?from=2000-01-01&project=${sec.key}`];
+    }
+    // As CSV: a spreadsheet carries the time it was made, so two would never be equal.
+    if (template === '/api/reports/export/worklog') return [`${filled}?from=2000-01-01&format=csv`];
     return [filled];
   }
 
@@ -177,6 +183,13 @@ describe('a private project’s bug, through every read operation and the live s
     );
     expect(milestone.status, JSON.stringify(milestone.body)).toBe(201);
     milestoneId = milestone.body._id;
+    // Time logged on it, with a note only its project may read (issue 37).
+    const logged = await api.post(
+      `/api/bugs/${bug._id}/worklog`,
+      { minutes: 45, on: '2026-01-05', note: `Traced ${MARK}` },
+      people.member.token,
+    );
+    expect(logged.status, JSON.stringify(logged.body)).toBe(201);
     for (const [path, body] of [
       [`/api/bugs/${bug._id}/milestone`, { milestoneId }],
       [`/api/bugs/${bug._id}/relations`, { type: 'blocks', bugId: publicBugId }],

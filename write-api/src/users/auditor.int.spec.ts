@@ -229,6 +229,9 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
   const plausibleBodies: Record<string, () => unknown> = {
     'post /api/projects/{id}/fields': () => ({ name: 'Customer', type: 'select', options: ['Acme'] }),
     'patch /api/projects/{id}/fields/{fieldId}': () => ({ name: 'Client' }),
+    'post /api/bugs/{id}/worklog': () => ({ minutes: 30, on: '2026-01-05' }),
+    'put /api/bugs/{id}/estimate': () => ({ estimate: 2 }),
+    'put /api/bugs/{id}/state': () => ({ stateId: 'in_progress' }),
     'post /api/bugs': () => ({
       title: 'An auditor reports a bug',
       description: 'Auditors must not be able to report bugs.',
@@ -274,6 +277,7 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
       .replace('{commentId}', 'any-comment')
       .replace('{otherBugId}', 'any-bug')
       .replace('{fieldId}', 'any-field')
+      .replace('{entryId}', 'any-entry')
       .replace('/api/labels/{id}', '/api/labels/any-label')
       .replace('/api/milestones/{id}', '/api/milestones/any-milestone')
       // The default project, General, which every installation has (issue 35).
