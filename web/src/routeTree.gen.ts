@@ -22,6 +22,7 @@ import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as SsoRouteImport } from './routes/sso'
 import { Route as TesterRouteImport } from './routes/tester'
+import { Route as TimesheetRouteImport } from './routes/timesheet'
 import { Route as UnsubscribeRouteImport } from './routes/unsubscribe'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminChatsRouteImport } from './routes/admin/chats'
@@ -50,6 +51,7 @@ import { Route as TesterChatsRouteImport } from './routes/tester/chats'
 import { Route as TesterDashboardRouteImport } from './routes/tester/dashboard'
 import { Route as TesterMyBugsRouteImport } from './routes/tester/my-bugs'
 import { Route as TesterReportBugRouteImport } from './routes/tester/report-bug'
+import { Route as TimesheetIndexRouteImport } from './routes/timesheet/index'
 import { Route as AdminBugsIndexRouteImport } from './routes/admin/bugs/index'
 import { Route as AdminBugsBugIdRouteImport } from './routes/admin/bugs/$bugId'
 import { Route as AuditorBugsIndexRouteImport } from './routes/auditor/bugs/index'
@@ -127,6 +129,11 @@ const SsoRoute = SsoRouteImport.update({
 const TesterRoute = TesterRouteImport.update({
   id: '/tester',
   path: '/tester',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TimesheetRoute = TimesheetRouteImport.update({
+  id: '/timesheet',
+  path: '/timesheet',
   getParentRoute: () => rootRouteImport,
 } as any)
 const UnsubscribeRoute = UnsubscribeRouteImport.update({
@@ -269,6 +276,11 @@ const TesterReportBugRoute = TesterReportBugRouteImport.update({
   path: '/report-bug',
   getParentRoute: () => TesterRoute,
 } as any)
+const TimesheetIndexRoute = TimesheetIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => TimesheetRoute,
+} as any)
 const AdminBugsIndexRoute = AdminBugsIndexRouteImport.update({
   id: '/bugs/',
   path: '/bugs/',
@@ -353,6 +365,7 @@ export interface FileRoutesByFullPath {
   '/signup': typeof SignupRoute
   '/sso': typeof SsoRoute
   '/tester': typeof TesterRouteWithChildren
+  '/timesheet': typeof TimesheetRouteWithChildren
   '/unsubscribe': typeof UnsubscribeRoute
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
@@ -381,6 +394,7 @@ export interface FileRoutesByFullPath {
   '/profile/': typeof ProfileIndexRoute
   '/projects/': typeof ProjectsIndexRoute
   '/tester/': typeof TesterIndexRoute
+  '/timesheet/': typeof TimesheetIndexRoute
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
   '/auditor/bugs/$bugId': typeof AuditorBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
@@ -431,6 +445,7 @@ export interface FileRoutesByTo {
   '/profile': typeof ProfileIndexRoute
   '/projects': typeof ProjectsIndexRoute
   '/tester': typeof TesterIndexRoute
+  '/timesheet': typeof TimesheetIndexRoute
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
   '/auditor/bugs/$bugId': typeof AuditorBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
@@ -460,6 +475,7 @@ export interface FileRoutesById {
   '/signup': typeof SignupRoute
   '/sso': typeof SsoRoute
   '/tester': typeof TesterRouteWithChildren
+  '/timesheet': typeof TimesheetRouteWithChildren
   '/unsubscribe': typeof UnsubscribeRoute
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
@@ -488,6 +504,7 @@ export interface FileRoutesById {
   '/profile/': typeof ProfileIndexRoute
   '/projects/': typeof ProjectsIndexRoute
   '/tester/': typeof TesterIndexRoute
+  '/timesheet/': typeof TimesheetIndexRoute
   '/admin/bugs/$bugId': typeof AdminBugsBugIdRoute
   '/auditor/bugs/$bugId': typeof AuditorBugsBugIdRoute
   '/developer/assigned-bugs/$bugId': typeof DeveloperAssignedBugsBugIdRoute
@@ -518,6 +535,7 @@ export interface FileRouteTypes {
     | '/signup'
     | '/sso'
     | '/tester'
+    | '/timesheet'
     | '/unsubscribe'
     | '/admin/chats'
     | '/admin/create-bug'
@@ -546,6 +564,7 @@ export interface FileRouteTypes {
     | '/profile/'
     | '/projects/'
     | '/tester/'
+    | '/timesheet/'
     | '/admin/bugs/$bugId'
     | '/auditor/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
@@ -596,6 +615,7 @@ export interface FileRouteTypes {
     | '/profile'
     | '/projects'
     | '/tester'
+    | '/timesheet'
     | '/admin/bugs/$bugId'
     | '/auditor/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
@@ -624,6 +644,7 @@ export interface FileRouteTypes {
     | '/signup'
     | '/sso'
     | '/tester'
+    | '/timesheet'
     | '/unsubscribe'
     | '/admin/chats'
     | '/admin/create-bug'
@@ -652,6 +673,7 @@ export interface FileRouteTypes {
     | '/profile/'
     | '/projects/'
     | '/tester/'
+    | '/timesheet/'
     | '/admin/bugs/$bugId'
     | '/auditor/bugs/$bugId'
     | '/developer/assigned-bugs/$bugId'
@@ -681,6 +703,7 @@ export interface RootRouteChildren {
   SignupRoute: typeof SignupRoute
   SsoRoute: typeof SsoRoute
   TesterRoute: typeof TesterRouteWithChildren
+  TimesheetRoute: typeof TimesheetRouteWithChildren
   UnsubscribeRoute: typeof UnsubscribeRoute
   BugsNumberRoute: typeof BugsNumberRoute
 }
@@ -776,6 +799,13 @@ declare module '@tanstack/react-router' {
       path: '/tester'
       fullPath: '/tester'
       preLoaderRoute: typeof TesterRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/timesheet': {
+      id: '/timesheet'
+      path: '/timesheet'
+      fullPath: '/timesheet'
+      preLoaderRoute: typeof TimesheetRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/unsubscribe': {
@@ -973,6 +1003,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/tester/report-bug'
       preLoaderRoute: typeof TesterReportBugRouteImport
       parentRoute: typeof TesterRoute
+    }
+    '/timesheet/': {
+      id: '/timesheet/'
+      path: '/'
+      fullPath: '/timesheet/'
+      preLoaderRoute: typeof TimesheetIndexRouteImport
+      parentRoute: typeof TimesheetRoute
     }
     '/admin/bugs/': {
       id: '/admin/bugs/'
@@ -1201,6 +1238,18 @@ const TesterRouteChildren: TesterRouteChildren = {
 const TesterRouteWithChildren =
   TesterRoute._addFileChildren(TesterRouteChildren)
 
+interface TimesheetRouteChildren {
+  TimesheetIndexRoute: typeof TimesheetIndexRoute
+}
+
+const TimesheetRouteChildren: TimesheetRouteChildren = {
+  TimesheetIndexRoute: TimesheetIndexRoute,
+}
+
+const TimesheetRouteWithChildren = TimesheetRoute._addFileChildren(
+  TimesheetRouteChildren,
+)
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AdminRoute: AdminRouteWithChildren,
@@ -1215,6 +1264,7 @@ const rootRouteChildren: RootRouteChildren = {
   SignupRoute: SignupRoute,
   SsoRoute: SsoRoute,
   TesterRoute: TesterRouteWithChildren,
+  TimesheetRoute: TimesheetRouteWithChildren,
   UnsubscribeRoute: UnsubscribeRoute,
   BugsNumberRoute: BugsNumberRoute,
 }

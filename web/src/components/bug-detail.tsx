@@ -9,6 +9,7 @@ import { BugLabels } from './labels/bug-labels';
 import { BugPlanning } from './planning/bug-planning';
 import { BugRelations } from './planning/bug-relations';
 import { PlanningNotices } from './planning/planning-notices';
+import { BugTime } from './time/bug-time';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 import { Card, CardHeader } from './ui/card';
 import { cx } from './ui/cx';
@@ -159,7 +160,15 @@ function BugDetailBody({
         </Card>
         <BugRelations bug={bug} viewAs={viewAs} isEditable={isEditable} />
       </div>
-      <BugDetailSidebar bug={bug} planning={<BugPlanning bug={bug} viewAs={viewAs} isEditable={isEditable} />} />
+      <BugDetailSidebar
+        bug={bug}
+        planning={
+          <>
+            <BugPlanning bug={bug} viewAs={viewAs} isEditable={isEditable} />
+            <BugTime bug={bug} isEditable={isEditable} />
+          </>
+        }
+      />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import {
   Bug,
   ChartArea,
   ClipboardList,
+  Clock,
   FilePlus2,
   Import,
   LayoutDashboard,
@@ -28,6 +29,7 @@ export const navByRole: Record<Role, NavEntry[]> = {
     { to: '/admin/labels', label: 'Labels', icon: Tag },
     { to: '/admin/webhooks', label: 'Webhooks', icon: Webhook },
     { to: '/admin/import', label: 'Import', icon: Import },
+    { to: '/timesheet', label: 'Timesheet', icon: Clock },
   ],
   tester: [
     { to: '/tester/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -41,12 +43,14 @@ export const navByRole: Record<Role, NavEntry[]> = {
     { to: '/developer/assigned-bugs', label: 'Assigned Bugs', icon: Bug },
     { to: '/developer/update-bugs', label: 'Update Bug Status', icon: RefreshCw },
     { to: '/developer/chats', label: 'Chats', icon: MessageSquare },
+    { to: '/timesheet', label: 'Timesheet', icon: Clock },
   ],
   // Read-only pages (api.md "The auditor role"): no chats, no forms.
   auditor: [
     { to: '/auditor/dashboard', label: 'Dashboard', icon: LayoutDashboard },
     { to: '/auditor/flow', label: 'Flow', icon: ChartArea },
     { to: '/auditor/bugs', label: 'All Bugs', icon: ListChecks },
+    { to: '/timesheet', label: 'Timesheet', icon: Clock },
   ],
 };
 

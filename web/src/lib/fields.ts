@@ -4,6 +4,7 @@ import {
   fieldOfDto,
   fieldValueChanges,
   type ShownFieldValue,
+  type StateDto,
 } from '@bugtrail/domain/vocabulary';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from './api';
@@ -124,3 +125,23 @@ export const fieldTypeLabels: Record<FieldDto['type'], string> = {
 };
 
 export { fieldMessages };
+
+/** A project's workflow states in board order (the defaults until it sets its own). */
+export const projectStatesQuery = (idOrKey: string) =>
+  queryOptions({
+    queryKey: [...queryKeys.projects.fields(idOrKey), 'states'] as const,
+    queryFn: ({ signal }) =>
+      api<{ states: StateDto[] }>(`/api/projects/${encodeURIComponent(idOrKey)}/states`, { signal }),
+    staleTime: 30_000,
+  });
+
+export type StateDraft = { _id?: string; name: string; category: StateDto['category']; color: string };
+
+export const useSetStates = (projectId: string) =>
+  useFieldMutation((states: StateDraft[]) =>
+    api<{ states: StateDto[] }>(`/api/projects/${encodeURIComponent(projectId)}/states`, {
+      method: 'PUT',
+      body: { states },
+      offline: 'fail',
+    }),
+  );

@@ -70,6 +70,10 @@ export type Milestone = {
   dueDate: string | null;
   closedAt: string | null;
   progress: { total: number; closed: number };
+  /** Hours: its bugs' estimates, and the time logged on them (issue 37). */
+  estimate: number;
+  spent: number;
+  spentMinutes: number;
 };
 
 export type BurnupDay = { date: string; scope: number; closed: number };

@@ -72,6 +72,11 @@ export const queryKeys = {
     all: ['webhooks'] as const,
     deliveries: (id: string) => ['webhooks', id, 'deliveries'] as const,
   },
+  /** Timesheets and one bug's worklog (issue 37). */
+  worklog: {
+    all: ['worklog'] as const,
+    sheet: (params: Record<string, string>) => ['worklog', params] as const,
+  },
   /** Labels (api.md "Labels"): the list admins manage and everyone picks from. */
   labels: { all: ['labels'] as const },
   audit: { verify: ['audit', 'verify'] as const },

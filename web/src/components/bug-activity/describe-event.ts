@@ -26,6 +26,9 @@ const labels: Record<string, string> = {
   labels: 'Labels',
   parent: 'Parent',
   milestone: 'Milestone',
+  fields: 'Custom fields',
+  estimate: 'Estimate',
+  timeSpentMinutes: 'Time spent',
 };
 const keysByLabel = Object.fromEntries(Object.entries(labels).map(([key, label]) => [label, key]));
 
@@ -84,6 +87,21 @@ export function formatFieldValue(field: string, value: unknown, viewAs: Role): s
     }
     case 'milestone':
       return [(value as { name?: string }).name ?? 'a milestone'];
+    case 'fields': {
+      // By key, as the history names them: `customer: Acme`, one line each.
+      const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== null);
+      return entries.length
+        ? entries.map(([key, v]) => `${key.replace(/_/g, ' ')}: ${Array.isArray(v) ? v.join(', ') : String(v)}`)
+        : ['None'];
+    }
+    case 'estimate':
+      return [`${String(value)}h`];
+    case 'timeSpentMinutes': {
+      const minutes = Number(value);
+      const h = Math.floor(minutes / 60);
+      const m = minutes % 60;
+      return [h === 0 ? `${m}m` : m === 0 ? `${h}h` : `${h}h ${m}m`];
+    }
     case 'labels': {
       const names = list<Named>(value).map((l) => l.name ?? 'a label');
       return names.length ? [names.join(', ')] : ['None'];
@@ -253,6 +271,21 @@ function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary
     }
     case 'BugRanked':
       return { summary: 'moved it on the board', details: [] };
+    case 'BugFieldsChanged':
+      return { summary: 'changed custom fields', details: entry.changes.filter((c) => c.field === 'fields') };
+    case 'BugStateChanged':
+      return { summary: 'moved it to another state', details: entry.changes.filter((c) => c.field === 'status') };
+    case 'WorkLogged': {
+      const minutes = Number(data.minutes ?? 0);
+      const h = Math.floor(minutes / 60);
+      const m = minutes % 60;
+      return {
+        summary: `logged ${h === 0 ? `${m}m` : m === 0 ? `${h}h` : `${h}h ${m}m`} on ${formatDate(String(data.on ?? ''))}`,
+        details: [],
+      };
+    }
+    case 'WorkLogDeleted':
+      return { summary: 'deleted a worklog entry', details: [] };
     case 'BugInTriage':
       return { summary: 'left it unassigned, for the project’s triage', details: [] };
     // Code links, from GitHub or GitLab: the actor is the commit's author, or the host by name.

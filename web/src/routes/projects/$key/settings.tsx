@@ -6,6 +6,7 @@ import { ProjectBadges, ProjectKey } from '../-components/project-badges';
 import { ProjectCustomFields } from '../-components/project-custom-fields';
 import { ProjectDetailsForm } from '../-components/project-details-form';
 import { ProjectMembers } from '../-components/project-members';
+import { ProjectStates } from '../-components/project-states';
 import { ProjectUnavailable } from '../-components/project-unavailable';
 
 export const Route = createFileRoute('/projects/$key/settings')({
@@ -42,6 +43,7 @@ function ProjectSettingsPage() {
           canManage={canManage}
         />
         <ProjectMembers project={p} canManage={canManage} />
+        <ProjectStates projectId={p._id} canManage={canManage} />
         <ProjectCustomFields projectId={p._id} canManage={canManage} />
       </div>
     </>

@@ -27,6 +27,7 @@ import {
   useUpdateMilestone,
 } from '../../../../lib/planning';
 import { projectQuery } from '../../../../lib/projects';
+import { formatMinutes } from '../../../../lib/time';
 import type { Bug, Role } from '../../../../lib/types';
 import { BurnupChart } from '../../-components/milestones/burnup-chart';
 import { isMilestoneLate, MilestoneState, milestoneDates } from '../../-components/milestones/milestone-facts';
@@ -153,6 +154,18 @@ function Overview({ milestone }: { milestone: Milestone }) {
             {closed} of {total} {total === 1 ? 'bug' : 'bugs'} done
           </p>
           <ProgressMeter done={closed} total={total} label="Milestone bugs done" />
+        </div>
+        <div className="space-y-2">
+          <p className="text-sm font-medium text-slate-800">
+            {formatMinutes(milestone.spentMinutes ?? 0)} spent of {milestone.estimate ?? 0}h estimated
+          </p>
+          {milestone.estimate ? (
+            <ProgressMeter
+              done={Math.min(milestone.spentMinutes ?? 0, milestone.estimate * 60)}
+              total={milestone.estimate * 60}
+              label="Time spent of the estimate"
+            />
+          ) : null}
         </div>
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
           <dt className="text-slate-500">Start</dt>

@@ -1,3 +1,4 @@
+import type { StateDto } from '@bugtrail/domain/vocabulary';
 import type { Bug, BugStatus, UserRef } from '../../../../lib/types';
 
 /**
@@ -5,13 +6,27 @@ import type { Bug, BugStatus, UserRef } from '../../../../lib/types';
  * moves the page makes on it: at once (optimistic), again over any answer that lands while a move
  * is still being sent, and once more by rank when the server has placed the bug.
  */
-export const boardStatuses = ['Open', 'In Progress', 'Closed'] as const satisfies readonly BugStatus[];
-
-export type BoardColumn = { status: BugStatus; count: number; bugs: Bug[] };
+/** A column per workflow state (issue 37): `status` is its state's category. */
+export type BoardColumn = { status: BugStatus; state: StateDto; count: number; bugs: Bug[] };
 export type Board = { project: { _id: string; key: string; name: string }; columns: BoardColumn[] };
 
-/** A bug put in the column of `status`, before the bug `before` and after the bug `after` (either may be absent). */
-export type BoardMove = { bugId: string; status: BugStatus; before?: string | undefined; after?: string | undefined };
+/**
+ * A bug put in the column of the state `stateId` (of the category `status`), before the bug
+ * `before` and after the bug `after` (either may be absent).
+ */
+export type BoardMove = {
+  bugId: string;
+  stateId: string;
+  status: BugStatus;
+  before?: string | undefined;
+  after?: string | undefined;
+};
+
+/** The column a bug is in: its state's, else its status's first. */
+export const columnKeyOf = (board: Pick<Board, 'columns'>, bug: Bug): string =>
+  board.columns.find((c) => c.state._id === bug.state?._id)?.state._id ??
+  board.columns.find((c) => c.status === bug.status)?.state._id ??
+  '';
 
 export function isBoard(value: unknown): value is Board {
   return typeof value === 'object' && value !== null && Array.isArray((value as Board).columns);
@@ -34,17 +49,18 @@ function dropIndex(bugs: readonly Bug[], move: BoardMove): number {
   return 0;
 }
 
-/** The board with `bug` taken out of its column and put in `status`'s at `index(bugs)`; counts follow. */
-function relocate(board: Board, bug: Bug, status: BugStatus, index: (bugs: readonly Bug[]) => number): Board {
-  const from = board.columns.find((c) => c.bugs.some((b) => b._id === bug._id))?.status;
+/** The board with `bug` taken out of its column and put in the column `to` at `index(bugs)`; counts follow. */
+function relocate(board: Board, bug: Bug, to: string, index: (bugs: readonly Bug[]) => number): Board {
+  const from = board.columns.find((c) => c.bugs.some((b) => b._id === bug._id))?.state._id;
   return {
     ...board,
     columns: board.columns.map((column) => {
+      const key = column.state._id;
       const bugs = column.bugs.filter((b) => b._id !== bug._id);
       let count = column.count;
-      if (column.status === from && from !== status) count = Math.max(0, count - 1);
-      if (column.status === status) {
-        if (from !== status) count += 1;
+      if (key === from && from !== to) count = Math.max(0, count - 1);
+      if (key === to) {
+        if (from !== to) count += 1;
         bugs.splice(index(bugs), 0, bug);
       }
       return { ...column, count, bugs };
@@ -55,14 +71,20 @@ function relocate(board: Board, bug: Bug, status: BugStatus, index: (bugs: reado
 /** The board after `move` (a bug the board does not show leaves it as it is). */
 export function placeBug(board: Board, move: BoardMove): Board {
   const bug = findBug(board, move.bugId);
-  if (!bug) return board;
-  return relocate(board, { ...bug, status: move.status }, move.status, (bugs) => dropIndex(bugs, move));
+  const column = board.columns.find((c) => c.state._id === move.stateId);
+  if (!bug || !column) return board;
+  const moved: Bug = {
+    ...bug,
+    status: move.status,
+    state: { _id: column.state._id, name: column.state.name, category: column.status },
+  };
+  return relocate(board, moved, move.stateId, (bugs) => dropIndex(bugs, move));
 }
 
-/** The board with the server's copy of a bug, in its status's column at its rank (ranks sort byte by byte). */
+/** The board with the server's copy of a bug, in its state's column at its rank (ranks sort byte by byte). */
 export function settleBug(board: Board, bug: Bug): Board {
   if (!findBug(board, bug._id)) return board;
-  return relocate(board, bug, bug.status, (bugs) => {
+  return relocate(board, bug, columnKeyOf(board, bug), (bugs) => {
     const at = bugs.findIndex((other) => bug.rank < other.rank);
     return at < 0 ? bugs.length : at;
   });
@@ -97,8 +119,8 @@ export function boardLanes(board: Board, isSwimlanes: boolean): Lane[] {
   return lanes;
 }
 
-/** A drop target: one column of one lane. Its id names both; a card's id names its lane and its bug. */
-export const cellId = (status: BugStatus, lane: string) => `cell|${lane}|${status}`;
+/** A drop target: one column (by its state's id) of one lane. Its id names both; a card's id names its lane and its bug. */
+export const cellId = (stateId: string, lane: string) => `cell|${lane}|${stateId}`;
 export const cardId = (lane: string, bugId: string) => `card|${lane}|${bugId}`;
 
 export type Cells = Record<string, string[]>;
@@ -106,17 +128,17 @@ export type Cells = Record<string, string[]>;
 /** Every cell's cards in order (card ids), from the board's columns. */
 export function boardCells(board: Board, lanes: readonly Lane[], isSwimlanes: boolean): Cells {
   const cells: Cells = {};
-  for (const lane of lanes) for (const column of board.columns) cells[cellId(column.status, lane.id)] = [];
+  for (const lane of lanes) for (const column of board.columns) cells[cellId(column.state._id, lane.id)] = [];
   for (const column of board.columns)
     for (const bug of column.bugs)
-      for (const lane of lanesOf(bug, isSwimlanes)) cells[cellId(column.status, lane)]?.push(cardId(lane, bug._id));
+      for (const lane of lanesOf(bug, isSwimlanes)) cells[cellId(column.state._id, lane)]?.push(cardId(lane, bug._id));
   return cells;
 }
 
-export function parseCellId(id: string): { lane: string; status: BugStatus } | null {
-  const [kind, lane, status] = id.split('|');
-  if (kind !== 'cell' || lane === undefined || !boardStatuses.includes(status as BugStatus)) return null;
-  return { lane, status: status as BugStatus };
+export function parseCellId(id: string): { lane: string; stateId: string } | null {
+  const [kind, lane, stateId, ...rest] = id.split('|');
+  if (kind !== 'cell' || lane === undefined || !stateId || rest.length > 0) return null;
+  return { lane, stateId };
 }
 
 export function parseCardId(id: string): { lane: string; bugId: string } | null {
@@ -131,12 +153,22 @@ export function cellOf(cells: Cells, id: string): string | undefined {
   return Object.keys(cells).find((cell) => cells[cell]?.includes(id));
 }
 
-/** The move that puts `bugId` where it stands in `cardIds` of the column `status`: its neighbours there. */
-export function moveAt(cardIds: readonly string[], index: number, status: BugStatus): BoardMove | null {
+/** The move that puts `bugId` where it stands in `cardIds` of `column`: its neighbours there. */
+export function moveAt(
+  cardIds: readonly string[],
+  index: number,
+  column: Pick<BoardColumn, 'state' | 'status'>,
+): BoardMove | null {
   const card = cardIds[index];
   const bugId = card ? parseCardId(card)?.bugId : undefined;
   if (!bugId) return null;
   const after = index > 0 ? parseCardId(cardIds[index - 1] ?? '')?.bugId : undefined;
   const before = parseCardId(cardIds[index + 1] ?? '')?.bugId;
-  return { bugId, status, ...(before ? { before } : {}), ...(after ? { after } : {}) };
+  return {
+    bugId,
+    stateId: column.state._id,
+    status: column.status,
+    ...(before ? { before } : {}),
+    ...(after ? { after } : {}),
+  };
 }

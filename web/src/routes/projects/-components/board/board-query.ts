@@ -3,7 +3,7 @@ import { listQueryString } from '../../../../components/bug-list/list-search';
 import { api } from '../../../../lib/api';
 import { queryKeys } from '../../../../lib/query-keys';
 import { notifyStatusRefusal } from '../../../../lib/status-refusal';
-import type { Bug, BugStatus, User } from '../../../../lib/types';
+import type { Bug, User } from '../../../../lib/types';
 import { type Board, type BoardMove, isBoard, placeBug, settleBug } from './board-model';
 
 /** Cards per column: the first ones in rank order; the column's count says how many there are in all. */
@@ -29,7 +29,8 @@ export const boardMoveKey = ['board-move'] as const;
 /** `override`: an admin's "Close anyway" after a close refused for open blockers. */
 export type MoveRequest = {
   move: BoardMove;
-  from: BugStatus;
+  /** The state the bug was in (its column). */
+  from: string;
   saved: [readonly unknown[], unknown][];
   override?: boolean;
 };
@@ -48,7 +49,7 @@ export function showMove(client: QueryClient, move: BoardMove): MoveRequest['sav
 }
 
 /**
- * Sends a move the board already shows (showMove): the status when the column changes, then the
+ * Sends a move the board already shows (showMove): the state when the column changes, then the
  * place among its neighbours. A refusal puts the cards back and says the server's words; a close
  * refused because open bugs block the card offers an admin "Close anyway".
  */
@@ -61,10 +62,10 @@ export function useMoveBug() {
     mutationFn: async ({ move, from, override }: MoveRequest) => {
       const at = `/api/bugs/${encodeURIComponent(move.bugId)}`;
       let bug: Bug | undefined;
-      if (move.status !== from) {
-        const answer = await api<{ bug?: Bug }>(`${at}/status`, {
+      if (move.stateId !== from) {
+        const answer = await api<{ bug?: Bug }>(`${at}/state`, {
           method: 'PUT',
-          body: override ? { status: move.status, override: true } : { status: move.status },
+          body: override ? { stateId: move.stateId, override: true } : { stateId: move.stateId },
           offline: 'fail',
         });
         bug = answer?.bug;

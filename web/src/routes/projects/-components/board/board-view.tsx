@@ -31,13 +31,14 @@ import type { Bug, BugStatus, Role } from '../../../../lib/types';
 import { BoardCard, CardBody, cardClass } from './board-card';
 import {
   type Board,
+  type BoardColumn,
   type BoardMove,
   boardCells,
   boardLanes,
-  boardStatuses,
   type Cells,
   cellId,
   cellOf,
+  columnKeyOf,
   type Lane,
   moveAt,
   parseCardId,
@@ -50,7 +51,7 @@ import type { MoveOption } from './move-menu';
 const laneOfId = (id: UniqueIdentifier) => parseCardId(String(id))?.lane ?? parseCellId(String(id))?.lane;
 
 /**
- * The board itself (api.md "Board"): a column per status, in lanes per assignee when asked, each
+ * The board itself (api.md "Board"): a column per workflow state, in lanes per assignee when asked, each
  * column's cards in rank order. Cards move by drag and drop (mouse, touch, or dnd-kit's keyboard
  * way) and by their Move menu; every move shows at once and goes back if the server refuses it.
  */
@@ -68,6 +69,9 @@ export function BoardView({
 }) {
   const client = useQueryClient();
   const said = (status: BugStatus) => statusLabel(status, viewAs);
+  /** A column's name: a state of the project's own by its name; one named as its category in the viewer's words. */
+  const columnName = (column: BoardColumn) =>
+    column.state.name === column.status ? said(column.status) : column.state.name;
   const move = useMoveBug();
   // Moves still being sent, laid over any answer that lands meanwhile (the live stream refetches
   // as soon as the status is changed, before the bug has its place).
@@ -101,9 +105,11 @@ export function BoardView({
     return bug ? bugName(bug) || bugTitle(bug) : 'The card';
   };
 
+  const columnOf = (stateId: string) => shown.columns.find((c) => c.state._id === stateId);
   const commit = (next: BoardMove, bug: Bug, said: string) => {
+    const from = columnKeyOf(shown, bug);
     const saved = showMove(client, next);
-    move.mutate({ move: next, from: bug.status, saved }, { onSuccess: () => setAnnouncement(said) });
+    move.mutate({ move: next, from, saved }, { onSuccess: () => setAnnouncement(said) });
   };
 
   /** A card stays in its lane: a drop may change its column and its place, not its assignees. */
@@ -167,17 +173,20 @@ export function BoardView({
     let items = drag.cells[to] ?? [];
     if (cellOf(drag.cells, String(over.id)) === to && parseCardId(String(over.id)) && over.id !== id)
       items = arrayMove(items, items.indexOf(id), items.indexOf(String(over.id)));
+    const column = columnOf(target.stateId);
     const isSame = to === drag.from && items.join() === (baseCells[to] ?? []).join();
-    const next = isSame ? null : moveAt(items, items.indexOf(id), target.status);
+    const next = isSame || !column ? null : moveAt(items, items.indexOf(id), column);
     setDragCells({ ...drag.cells, [to]: items });
-    if (next) commit(next, bug, `${bugName(bug)} moved to ${said(target.status)}, position ${items.indexOf(id) + 1}`);
+    if (next && column)
+      commit(next, bug, `${bugName(bug)} moved to ${columnName(column)}, position ${items.indexOf(id) + 1}`);
     endDrag();
   };
 
   /** The Move menu of the card `id` in `cell`: the other columns (to their top), then up and down. */
   const movesFor = (id: string, cell: string, bug: Bug): MoveOption[] => {
     const here = parseCellId(cell);
-    if (!here) return [];
+    const current = here ? columnOf(here.stateId) : undefined;
+    if (!here || !current) return [];
     const items = cells[cell] ?? [];
     const at = items.indexOf(id);
     const name = bugName(bug) || bugTitle(bug);
@@ -186,24 +195,24 @@ export function BoardView({
       commit(next, bug, said);
       setFocusBug(bug._id);
     };
-    const options: MoveOption[] = boardStatuses
-      .filter((status) => status !== here.status)
-      .map((status) => ({
-        label: `Move to ${said(status)}`,
+    const options: MoveOption[] = shown.columns
+      .filter((column) => column.state._id !== here.stateId)
+      .map((column) => ({
+        label: `Move to ${columnName(column)}`,
         run: run(
-          moveAt([id, ...(cells[cellId(status, here.lane)] ?? [])], 0, status),
-          `${name} moved to ${said(status)}`,
+          moveAt([id, ...(cells[cellId(column.state._id, here.lane)] ?? [])], 0, column),
+          `${name} moved to ${columnName(column)}`,
         ),
       }));
     if (at > 0)
       options.push({
         label: 'Move up',
-        run: run(moveAt(arrayMove(items, at, at - 1), at - 1, here.status), `${name} moved up, position ${at}`),
+        run: run(moveAt(arrayMove(items, at, at - 1), at - 1, current), `${name} moved up, position ${at}`),
       });
     if (at >= 0 && at < items.length - 1)
       options.push({
         label: 'Move down',
-        run: run(moveAt(arrayMove(items, at, at + 1), at + 1, here.status), `${name} moved down, position ${at + 2}`),
+        run: run(moveAt(arrayMove(items, at, at + 1), at + 1, current), `${name} moved down, position ${at + 2}`),
       });
     return options;
   };
@@ -215,7 +224,8 @@ export function BoardView({
     const items = (dragRef.current?.cells ?? cells)[cell] ?? [];
     const lane = isSwimlanes ? `, ${lanes.find((l) => l.id === where.lane)?.title ?? ''}` : '';
     const at = items.indexOf(String(id));
-    const column = said(where.status);
+    const shownColumn = columnOf(where.stateId);
+    const column = shownColumn ? columnName(shownColumn) : 'no column';
     return at >= 0 ? `${column}${lane}, position ${at + 1} of ${items.length}` : `${column}${lane}`;
   };
   const announcements: Announcements = {
@@ -240,25 +250,29 @@ export function BoardView({
     >
       {/* Positioned: what is placed absolutely inside (screen-reader text) scrolls with it, not the page. */}
       <div className="relative -mx-1 snap-x overflow-x-auto scroll-px-1 px-1 pb-3" data-board>
-        <div className="grid grid-cols-[repeat(3,minmax(15rem,1fr))] gap-3">
+        <div
+          className="grid gap-3"
+          style={{ gridTemplateColumns: `repeat(${shown.columns.length}, minmax(15rem, 1fr))` }}
+        >
           {shown.columns.map((column) => (
             <ColumnHeading
-              key={column.status}
-              name={said(column.status)}
+              key={column.state._id}
+              name={columnName(column)}
+              color={column.state.name === column.status ? undefined : column.state.color}
               count={column.count}
               shown={column.bugs.length}
             />
           ))}
           {lanes.map((lane) => (
             <Fragment key={lane.id}>
-              {isSwimlanes ? <LaneHeading lane={lane} cells={cells} /> : null}
-              {boardStatuses.map((status) => {
-                const id = cellId(status, lane.id);
+              {isSwimlanes ? <LaneHeading lane={lane} cells={cells} columns={shown.columns} /> : null}
+              {shown.columns.map((column) => {
+                const id = cellId(column.state._id, lane.id);
                 return (
                   <BoardCell
                     key={id}
                     id={id}
-                    label={isSwimlanes ? `${said(status)}, ${lane.title}` : said(status)}
+                    label={isSwimlanes ? `${columnName(column)}, ${lane.title}` : columnName(column)}
                     items={cells[id] ?? []}
                     isTarget={Boolean(activeId) && cellOf(cells, activeId ?? '') === id}
                   >
@@ -298,10 +312,24 @@ export function BoardView({
   );
 }
 
-function ColumnHeading({ name, count, shown }: { name: string; count: number; shown: number }) {
+function ColumnHeading({
+  name,
+  color,
+  count,
+  shown,
+}: {
+  name: string;
+  /** A project's own state's colour, as a dot before its name. */
+  color?: string | undefined;
+  count: number;
+  shown: number;
+}) {
   return (
     <div className="flex min-w-0 snap-start flex-col gap-0.5 px-1">
       <h2 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
+        {color ? (
+          <span className="size-2.5 shrink-0 rounded-full" style={{ backgroundColor: color }} aria-hidden="true" />
+        ) : null}
         {name}
         <span className="rounded-full bg-slate-200 px-2 py-px text-xs font-medium text-slate-700">
           <span className="sr-only">, </span>
@@ -316,10 +344,10 @@ function ColumnHeading({ name, count, shown }: { name: string; count: number; sh
   );
 }
 
-function LaneHeading({ lane, cells }: { lane: Lane; cells: Cells }) {
-  const count = boardStatuses.reduce((n, status) => n + (cells[cellId(status, lane.id)]?.length ?? 0), 0);
+function LaneHeading({ lane, cells, columns }: { lane: Lane; cells: Cells; columns: readonly BoardColumn[] }) {
+  const count = columns.reduce((n, column) => n + (cells[cellId(column.state._id, lane.id)]?.length ?? 0), 0);
   return (
-    <div className="col-span-3 mt-2 border-t border-slate-200 pt-3">
+    <div className="mt-2 border-t border-slate-200 pt-3" style={{ gridColumn: '1 / -1' }}>
       <h2 className="sticky left-0 flex w-fit items-center gap-2 px-1 text-sm font-semibold text-slate-800">
         {lane.user ? <Avatar user={lane.user} size="xs" /> : null}
         {lane.title}
