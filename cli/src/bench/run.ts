@@ -11,6 +11,7 @@ import { bugsReadSuite, fillStore } from './bugs.js';
 import { bundleSuite } from './bundle.js';
 import { eventStoreSuite } from './eventstore.js';
 import { fanoutSuite } from './fanout.js';
+import { fieldsSuite } from './fields.js';
 import { httpSuite } from './http.js';
 import { importSuite } from './import.js';
 import { latencySuite } from './latency.js';
@@ -30,6 +31,7 @@ const suites = (root: string): BenchSuite[] => [
   webhooksSuite,
   importSuite(root),
   boardSuite(root),
+  fieldsSuite(root),
   bundleSuite(root),
 ];
 
