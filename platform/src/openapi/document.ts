@@ -13,6 +13,8 @@ export type ResponseSpec = {
   schema?: z.ZodType;
   /** Defaults to application/json when a schema is given. */
   contentType?: string;
+  /** Other media types the same answer may take, as the request asks (a CSV beside a spreadsheet). */
+  alsoContentTypes?: string[];
   headers?: Record<string, string>;
 };
 
@@ -177,6 +179,9 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { title
                 [r.contentType ?? 'application/json']: r.schema
                   ? { schema: convert(r.schema, 'output') }
                   : { schema: { type: 'string', format: 'binary' } },
+                ...Object.fromEntries(
+                  (r.alsoContentTypes ?? []).map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+                ),
               },
             }
           : {}),

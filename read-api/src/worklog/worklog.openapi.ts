@@ -59,6 +59,7 @@ export const worklogExportOperations: RouteSpec[] = [
       200: {
         description: 'xlsx or CSV, streamed (Content-Disposition: attachment)',
         contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        alsoContentTypes: ['text/csv'],
       },
       400: invalidAnswer,
     },

@@ -28,6 +28,8 @@ export type DocumentedAnswer = {
   status: number;
   /** The documented media type, or null for an answer without a body. */
   contentType: string | null;
+  /** Every media type documented for it (the first is `contentType`). */
+  contentTypes: string[];
   /** JSON pointer (into the document) of the answer's JSON schema, when it has one. */
   schemaPointer: string | null;
 };
@@ -112,6 +114,7 @@ export function buildOpenApiModel(document: JsonSchema): OpenApiModel {
         answers.set(Number(status), {
           status: Number(status),
           contentType: content?.[0] ?? null,
+          contentTypes: Object.keys((answer.content ?? {}) as Record<string, unknown>),
           schemaPointer:
             content && isJson && content[1].schema
               ? `${base}/responses/${status}/content/${pointerToken(content[0])}/schema`

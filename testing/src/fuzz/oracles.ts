@@ -144,7 +144,7 @@ export function checkSchema(request: FuzzRequest, judged: Judged, schemas: Schem
   } else if (
     documented.contentType &&
     !/^(\*\/\*|application\/octet-stream)$/i.test(documented.contentType) &&
-    !type.toLowerCase().startsWith(documented.contentType.toLowerCase())
+    !documented.contentTypes.some((t) => type.toLowerCase().startsWith(t.toLowerCase()))
   ) {
     findings.push({
       ...base,
