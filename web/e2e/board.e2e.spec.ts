@@ -40,8 +40,8 @@ async function msUntil(since: number, check: () => Promise<boolean>): Promise<nu
   return Date.now() - since;
 }
 
-/** When the server answered a PUT on the bug's `what` (status or rank), as seen by the page. */
-async function answered(page: Page, bugId: string, what: 'status' | 'rank', status = 200): Promise<number> {
+/** When the server answered a PUT on the bug's `what` (its state: the column; or its rank), as seen by the page. */
+async function answered(page: Page, bugId: string, what: 'state' | 'rank', status = 200): Promise<number> {
   const response = await page.waitForResponse(
     (r) => r.url().endsWith(`/api/bugs/${bugId}/${what}`) && r.request().method() === 'PUT',
   );
@@ -198,7 +198,7 @@ describe('board and labels', () => {
     await card(page, second.key).getByText('backend').waitFor();
 
     // The mouse: the top card to In Progress (empty).
-    let answer = answered(page, third._id, 'status');
+    let answer = answered(page, third._id, 'state');
     await drag(page, card(page, third.key), page.getByRole('list', { name: 'In Progress', exact: true }).locator('..'));
     let stored = await answer;
     await expect.poll(() => columnKeys(page, 'In Progress')).toEqual([third.key]);
@@ -232,7 +232,7 @@ describe('board and labels', () => {
       'Move to Resolved',
       'Move up',
     ]);
-    answer = answered(page, second._id, 'status');
+    answer = answered(page, second._id, 'state');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     stored = await answer;
@@ -329,7 +329,7 @@ describe('board and labels', () => {
     await card(page, first.key).waitFor();
     const before = await columnKeys(page, 'In Progress');
     expect(before).toContain(first.key);
-    const refused = answered(page, first._id, 'status', 403);
+    const refused = answered(page, first._id, 'state', 403);
     await drag(page, card(page, first.key), page.getByRole('list', { name: 'Closed', exact: true }).locator('..'));
     await refused;
     await toast({ page }, "You don't have permission to change the status of this bug");
@@ -379,7 +379,7 @@ describe('board and labels', () => {
     await card(developer.page, first.key).getByText('Blocked').waitFor();
     const before = await columnKeys(developer.page, 'In Progress');
     expect(before).toContain(first.key);
-    const refused = answered(developer.page, first._id, 'status', 409);
+    const refused = answered(developer.page, first._id, 'state', 409);
     await drag(
       developer.page,
       card(developer.page, first.key),
@@ -397,7 +397,7 @@ describe('board and labels', () => {
     const mover = await openPage(e2e, { user: admin });
     await mover.page.goto('/projects/WEB/board');
     await card(mover.page, first.key).waitFor();
-    const again = answered(mover.page, first._id, 'status', 409);
+    const again = answered(mover.page, first._id, 'state', 409);
     await drag(
       mover.page,
       card(mover.page, first.key),
@@ -406,7 +406,7 @@ describe('board and labels', () => {
     await again;
     await toast(mover, `Blocked by ${blockerKey}: close it first`);
     await expect.poll(() => columnKeys(mover.page, 'Resolved')).not.toContain(first.key);
-    const overridden = answered(mover.page, first._id, 'status');
+    const overridden = answered(mover.page, first._id, 'state');
     await mover.page.getByRole('button', { name: 'Close anyway' }).click();
     await overridden;
     await expect.poll(() => columnKeys(mover.page, 'Resolved')).toContain(first.key);
