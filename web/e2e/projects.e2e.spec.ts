@@ -58,7 +58,7 @@ describe('projects: create, members, privacy', () => {
     await page.getByText('Members read and comment on every bug of the project').waitFor();
 
     await page.getByLabel('Person to add').selectOption({ label: 'Dev Dana' });
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('list', { name: 'Members' }).getByText('Dev Dana').waitFor();
     await page
       .getByRole('navigation', { name: 'Projects' })
