@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import type { Command } from '../core/event.js';
+import { isCalendarDay } from '../projects/field-values.js';
 import type { BugState } from './bug.js';
 import type { BugEvent } from './bug-events.js';
 import { actorOf, existingBug, refuse } from './guards.js';
@@ -44,12 +45,6 @@ export type DeleteWorkEntry = Command<'DeleteWorkEntry', { bugId: string; entryI
 export type EstimateBug = Command<'EstimateBug', { bugId: string; hours: number | null }>;
 export type WorklogCommand = LogWork | DeleteWorkEntry | EstimateBug;
 
-/** A real calendar day written YYYY-MM-DD (no 2026-13-01, no 30 February). */
-const isDay = (v: string) => {
-  const time = /^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T00:00:00Z`) : Number.NaN;
-  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === v;
-};
-
 export function decideWorklog(command: WorklogCommand, state: BugState): BugEvent[] {
   const actor = actorOf(command);
   const bug = existingBug(state, actor);
@@ -64,7 +59,7 @@ export function decideWorklog(command: WorklogCommand, state: BugState): BugEven
       if (!Number.isInteger(d.minutes) || d.minutes < 1 || d.minutes > worklogLimits.minutesMax) {
         throw ValidationError.field('minutes', worklogMessages.minutes);
       }
-      if (!isDay(d.on)) throw ValidationError.field('on', worklogMessages.on);
+      if (!isCalendarDay(d.on)) throw ValidationError.field('on', worklogMessages.on);
       if (d.on > command.metadata.now.slice(0, 10)) throw ValidationError.field('on', worklogMessages.future);
       const note = d.note.trim();
       if (note.length > worklogLimits.noteMax) throw ValidationError.field('note', worklogMessages.noteTooLong);

@@ -53,7 +53,7 @@ export const fieldOfDto = (dto: FieldDto): FieldDef => ({
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
 /** A real calendar day written YYYY-MM-DD (no 2026-13-01, no 30 February). */
-const isDay = (v: string) => {
+export const isCalendarDay = (v: string) => {
   const time = dayPattern.test(v) ? Date.parse(`${v}T00:00:00Z`) : Number.NaN;
   return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === v;
 };
@@ -86,7 +86,7 @@ function storedValue(field: FieldDef, raw: unknown, knownUserIds: ReadonlySet<st
     case 'date': {
       // A date-time names its day (UTC); anything else is refused.
       const v = typeof raw === 'string' ? raw.trim() : '';
-      const day = isDay(v)
+      const day = isCalendarDay(v)
         ? v
         : v.length > 10 && !Number.isNaN(Date.parse(v))
           ? new Date(v).toISOString().slice(0, 10)

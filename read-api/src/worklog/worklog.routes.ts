@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
-import { ValidationError } from '@bugtrail/domain';
+import { isCalendarDay, ValidationError } from '@bugtrail/domain';
 import { type AuthEnv, readQuery, requireAuth } from '@bugtrail/platform';
 import { type WorklogFilter, worklogEntries, worklogTotals } from '@bugtrail/projector';
 import { stringify } from 'csv-stringify';
@@ -18,10 +18,7 @@ const PAGE = 1000;
 const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day (YYYY-MM-DD)')
-  .refine((v) => {
-    const time = Date.parse(`${v}T00:00:00Z`);
-    return !Number.isNaN(time) && new Date(time).toISOString().startsWith(v);
-  }, 'must be a real day');
+  .refine(isCalendarDay, 'must be a real day');
 
 export const worklogQuery = z.object({
   from: day.optional().describe('The first day (YYYY-MM-DD); default: 6 days before `to`'),
