@@ -13,6 +13,7 @@ import { errorAnswer, invalidAnswer } from '@bugtrail/platform';
 import { z } from 'zod';
 import { type CommandRequest, defineCommand } from '../command.js';
 import { positionHeaders } from '../commands.openapi.js';
+import { projectParams } from './projects.commands.js';
 
 /**
  * A project's custom fields (api.md "Custom fields, workflow states and time", issue 37): admins
@@ -22,11 +23,6 @@ import { positionHeaders } from '../commands.openapi.js';
  */
 const tags = ['projects'];
 const id = z.string().trim().min(1).max(100);
-const projectParams = {
-  schema: z.object({ id }),
-  notFound: projectMessages.notFound,
-  openapi: z.object({ id: z.string().describe('The project’s `_id`') }),
-};
 const fieldParams = {
   schema: z.object({ id, fieldId: id }),
   notFound: { id: projectMessages.notFound, fieldId: fieldMessages.notFound },

@@ -29,7 +29,8 @@ import { ProjectRights } from './project-rights.js';
  */
 const tags = ['projects'];
 const id = z.string().trim().min(1).max(100);
-const projectParams = {
+/** A project by its `_id` in the path (its field and state commands name it the same way). */
+export const projectParams = {
   schema: z.object({ id }),
   notFound: projectMessages.notFound,
   openapi: z.object({ id: z.string().describe('The project’s `_id`') }),

@@ -32,6 +32,7 @@ import { defineCommand } from '../command.js';
 import { positionHeaders } from '../commands.openapi.js';
 import type { WriteApiDeps } from '../deps.js';
 import { loadProject } from './project-facts.js';
+import { projectParams } from './projects.commands.js';
 
 /**
  * Workflow states (api.md "Custom fields, workflow states and time", issue 37): a project's
@@ -39,11 +40,6 @@ import { loadProject } from './project-facts.js';
  * is `write_api.bug_states` (written with its `BugStateChanged`), so a state that holds bugs is
  * not removed; a row a status change has made stale is checked against the bug's stream.
  */
-const projectParams = {
-  schema: z.object({ id: z.string().trim().min(1).max(100) }),
-  notFound: projectMessages.notFound,
-  openapi: z.object({ id: z.string().describe('The project’s `_id`') }),
-};
 
 /** How many live bugs of the project hold each of these states now (stale rows are dropped). */
 async function holdersOf(deps: WriteApiDeps, projectId: string, stateIds: readonly string[]) {
