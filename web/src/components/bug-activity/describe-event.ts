@@ -1,4 +1,5 @@
 import { formatDate, statusLabel } from '../../lib/format';
+import { formatMinutes } from '../../lib/time';
 import type { BugStatus, Role } from '../../lib/types';
 import type { FieldChange, HistoryEntry } from './activity-api';
 
@@ -96,12 +97,8 @@ export function formatFieldValue(field: string, value: unknown, viewAs: Role): s
     }
     case 'estimate':
       return [`${String(value)}h`];
-    case 'timeSpentMinutes': {
-      const minutes = Number(value);
-      const h = Math.floor(minutes / 60);
-      const m = minutes % 60;
-      return [h === 0 ? `${m}m` : m === 0 ? `${h}h` : `${h}h ${m}m`];
-    }
+    case 'timeSpentMinutes':
+      return [formatMinutes(Number(value))];
     case 'labels': {
       const names = list<Named>(value).map((l) => l.name ?? 'a label');
       return names.length ? [names.join(', ')] : ['None'];
@@ -275,15 +272,11 @@ function describe(entry: HistoryEntry, viewAs: Role): Pick<ActivityRow, 'summary
       return { summary: 'changed custom fields', details: entry.changes.filter((c) => c.field === 'fields') };
     case 'BugStateChanged':
       return { summary: 'moved it to another state', details: entry.changes.filter((c) => c.field === 'status') };
-    case 'WorkLogged': {
-      const minutes = Number(data.minutes ?? 0);
-      const h = Math.floor(minutes / 60);
-      const m = minutes % 60;
+    case 'WorkLogged':
       return {
-        summary: `logged ${h === 0 ? `${m}m` : m === 0 ? `${h}h` : `${h}h ${m}m`} on ${formatDate(String(data.on ?? ''))}`,
+        summary: `logged ${formatMinutes(Number(data.minutes ?? 0))} on ${formatDate(String(data.on ?? ''))}`,
         details: [],
       };
-    }
     case 'WorkLogDeleted':
       return { summary: 'deleted a worklog entry', details: [] };
     case 'BugInTriage':
