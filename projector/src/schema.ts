@@ -1,5 +1,6 @@
 import type {
   BugCountersTable,
+  BugFieldSortTable,
   BugKeysTable,
   BugLinksTable,
   BugProjectsTable,
@@ -39,6 +40,7 @@ export interface ReadModelDb {
   users: UsersTable;
   bugs: BugsTable;
   bug_counters: BugCountersTable;
+  bug_field_sort: BugFieldSortTable;
   bug_users: BugUsersTable;
   bug_projects: BugProjectsTable;
   bug_keys: BugKeysTable;

@@ -25,6 +25,7 @@ import {
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { fieldSortRows, MISSING_SORT_KEY } from '../projects/field-sort.js';
 import type { BulkWriter } from '../runtime/copy.js';
 import { bugsBornIn, type Projection } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
@@ -157,8 +158,12 @@ const peopleOf = (s: ReportedBug): string[] => [
   ...new Set([s.reporterId, ...s.assigneeIds, ...s.checklist.flatMap((i) => (i.completedBy ? [i.completedBy] : []))]),
 ];
 
-/** The counter keys one live bug adds 1 to: every scope it is in × every dimension. */
-function counterKeys(s: ReportedBug): string[] {
+/**
+ * The counter keys one live bug adds 1 to: every scope it is in × every dimension; in its
+ * project's scope, also each select option it holds by status (dim `field`, value
+ * `<field id>/<option id>/<status>`: a list filtered by one option counts from these).
+ */
+function counterKeys(s: ReportedBug, fields: readonly FieldDef[] = []): string[] {
   const scopes = [
     '*',
     `project:${s.projectId}`,
@@ -170,6 +175,16 @@ function counterKeys(s: ReportedBug): string[] {
     keys.push(`${scope}\u0000status\u0000${s.status}`);
     keys.push(`${scope}\u0000severity\u0000${s.severity}`);
     keys.push(`${scope}\u0000priority\u0000${s.priority}`);
+  }
+  for (const field of fields) {
+    const value = s.fieldValues[field.id];
+    const options =
+      field.type === 'select' && typeof value === 'string'
+        ? [value]
+        : field.type === 'multi_select' && Array.isArray(value)
+          ? value
+          : [];
+    for (const option of options) keys.push(`project:${s.projectId}\u0000field\u0000${field.id}/${option}/${s.status}`);
   }
   return keys;
 }
@@ -193,8 +208,10 @@ export const bugsProjection: Projection = {
   // 10: relations, sub-bugs and milestones (issue 36).
   // 11: custom field values, workflow states and time (issue 37): `field_values` by field id, the state a
   //     bug chose, its worklog entries, the projects' fields and states beside their names.
-  version: 11,
-  tables: ['bugs', 'bug_counters', 'bug_users', 'bug_projects', 'bug_keys', 'labels', 'bug_links'],
+  // 12: lists sorted by a custom field read `bug_field_sort` in order; `project:{id}` counters count
+  //     each select option too (a list filtered by one answers its total without a count).
+  version: 12,
+  tables: ['bugs', 'bug_counters', 'bug_users', 'bug_projects', 'bug_keys', 'labels', 'bug_links', 'bug_field_sort'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
     await sql`create table ${t(schema, 'bugs')} (
@@ -266,6 +283,13 @@ export const bugsProjection: Projection = {
       fields jsonb not null default '[]',
       states jsonb not null default '[]'
     )`.execute(db);
+    // A list sorted by a custom field walks (field, key) in order: a row per live field of each bug's project.
+    await sql`create table ${t(schema, 'bug_field_sort')} (
+      bug_id text not null,
+      field_id text not null,
+      sort_key text collate "C" not null,
+      primary key (bug_id, field_id)
+    )`.execute(db);
     // By-key lookups read it, and so does a project's new key (which bugs to relabel): a key, not an index.
     await sql`create table ${t(schema, 'bug_keys')} (
       project_id text not null,
@@ -311,6 +335,9 @@ export const bugsProjection: Projection = {
     // Lists filtered by a custom field's value (`field_values @> '{"<field id>": value}'`), and the
     // bugs to write again when a field or an option is renamed or removed.
     await sql`create index ${index('bugs_field_values')} on ${t(schema, 'bugs')} using gin (field_values jsonb_path_ops) with (fastupdate = off) where field_values is not null`.execute(
+      db,
+    );
+    await sql`create index ${index('bug_field_sort_order')} on ${t(schema, 'bug_field_sort')} (field_id, sort_key, bug_id)`.execute(
       db,
     );
     // A board's column: a project's bugs of one status in rank order.
@@ -506,7 +533,7 @@ export const bugsProjection: Projection = {
     };
     const neededProjects = new Set<string>();
     for (const entry of entries.values())
-      if (entry.state.kind === 'reported') neededProjects.add(entry.state.projectId);
+      for (const projectId of [...projectsOf(entry.before), ...projectsOf(entry.state)]) neededProjects.add(projectId);
     await loadProjectLabels(db, schema, projects, [...neededProjects]);
     const projectLabel = (id: string) => projects.get(id);
     const setupOf = (id: string) => projects.get(id);
@@ -569,8 +596,9 @@ export const bugsProjection: Projection = {
         worklog: s.worklog.length > 0 ? [...s.worklog] : null,
       });
       if (entry.changed) {
-        if (counted(entry.before)) bump(counterKeys(entry.before), -1);
-        if (counted(s)) bump(counterKeys(s), +1);
+        const before = entry.before;
+        if (counted(before)) bump(counterKeys(before, setupOf(before.projectId)?.fields), -1);
+        if (counted(s)) bump(counterKeys(s, setupOf(s.projectId)?.fields), +1);
       }
       // A bug that only shows a changed one: its topic names the changed bugs' projects, so one who
       // cannot see them hears nothing (their answer of this bug did not change: the link is left out).
@@ -581,6 +609,7 @@ export const bugsProjection: Projection = {
     if (fresh.length + known.length > 0) {
       topics.add(bugsTopic(touchedProjects));
       await writeRows(db, schema, fresh, known, copy);
+      await writeFieldSortRows(db, schema, [...fresh, ...known], known, (id) => setupOf(id)?.fields ?? []);
     }
     await writeKeys(db, schema, keys);
     if (relabelled.length > 0 && (await relabelBugs(db, schema, relabelled, projects)) > 0) {
@@ -673,6 +702,14 @@ async function foldProjectFields(
     projects.set(e.data.projectId, { ...project, fields: evolveFields(project.fields, e) });
     if (e.type === 'ProjectFieldRemoved' || (e.type === 'ProjectFieldChanged' && e.data.options)) {
       refielded.push({ project_id: e.data.projectId, field_id: e.data.fieldId });
+    }
+    // A new field: every bug of the project has no value yet (its sorted lists put them last); a removed one sorts nothing.
+    if (e.type === 'ProjectFieldAdded') {
+      await sql`insert into ${t(schema, 'bug_field_sort')} (bug_id, field_id, sort_key)
+        select id, ${e.data.fieldId}, ${MISSING_SORT_KEY} from ${t(schema, 'bugs')} where project_id = ${e.data.projectId}
+        on conflict (bug_id, field_id) do nothing`.execute(db);
+    } else if (e.type === 'ProjectFieldRemoved') {
+      await sql`delete from ${t(schema, 'bug_field_sort')} where field_id = ${e.data.fieldId}`.execute(db);
     }
   }
   const rows = ids.map((id) => ({ id, ...projects.get(id)! }));
@@ -922,6 +959,26 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         state_id = x.state_id, worklog = x.worklog
       from (${rowsFromJson(known)}) x where b.id = x.id`.execute(db);
   }
+}
+
+/** Each written bug's place in lists sorted by its project's fields: its rows replaced (a move changes them all). */
+async function writeFieldSortRows(
+  db: Tx,
+  schema: string,
+  written: readonly BugRow[],
+  known: readonly BugRow[],
+  fieldsOf: (projectId: string) => readonly FieldDef[],
+) {
+  if (known.length > 0) {
+    await sql`delete from ${t(schema, 'bug_field_sort')} where bug_id = any(${known.map((r) => r.id)}::text[])`.execute(
+      db,
+    );
+  }
+  const rows = written.flatMap((r) => fieldSortRows(r.id, fieldsOf(r.project_id), r.field_values ?? {}));
+  if (rows.length === 0) return;
+  await sql`insert into ${t(schema, 'bug_field_sort')} (bug_id, field_id, sort_key)
+    select * from unnest(${rows.map((r) => r.bug_id)}::text[], ${rows.map((r) => r.field_id)}::text[], ${rows.map((r) => r.sort_key)}::text[])
+    on conflict (bug_id, field_id) do update set sort_key = excluded.sort_key`.execute(db);
 }
 
 async function writeCounters(db: Tx, schema: string, deltas: Map<string, number>) {

@@ -13,7 +13,13 @@ import {
   withoutHiddenLinks,
 } from '@bugtrail/domain';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
-import { type FieldFilter, fieldFilterSql, fieldSortSql, type KeyedField } from '../projects/fields.queries.js';
+import {
+  type FieldFilter,
+  fieldFilterSql,
+  fieldSortSql,
+  type KeyedField,
+  optionCounters,
+} from '../projects/fields.queries.js';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 import { bugTopic } from './bug-topics.js';
@@ -215,10 +221,31 @@ const isJson = (v: string) => {
   }
 };
 
-/** How a list sorts on `key`: one of the columns, or a custom field's values (`fields`: what its key means). */
+/**
+ * How a list sorts on `key`: one of the columns, or a custom field's values (`fields`: what its
+ * key means). A field's cursor holds a jsonb value, or a `bug_field_sort` key when the list read
+ * that table (fieldSortTable): each path reads the other's as a plain value, never an error.
+ */
 function specOf(key: BugSortKey | FieldSortKey, fields: readonly KeyedField[] = []): SortKeySpec {
   if (!key.startsWith('field.')) return sortKeySpecs[key as BugSortKey];
-  return { expression: fieldSortSql(fields), cast: (v) => sql`${v}::jsonb`, valid: isJson };
+  return {
+    expression: fieldSortSql(fields),
+    cast: (v) => (isJson(v) ? sql`${v}::jsonb` : sql`to_jsonb(${v}::text)`),
+    valid: () => true,
+  };
+}
+
+/**
+ * The fields whose `bug_field_sort` rows order a list sorted by `field.<key>`: when every bug
+ * it can hold is in a project with that field (it names its projects, and each has the field),
+ * so the rows cover every bug and a page reads 25 of them in order. Else null: the expression.
+ */
+function fieldSortTable(query: ListQuery): string[] | null {
+  const projects = query.filters?.projects;
+  const fields = query.sortFields ?? [];
+  if (!query.sort?.key.startsWith('field.') || !projects?.length || fields.length === 0) return null;
+  const ids = projects.map((p) => fields.find((f) => f.projectId === p)?.field.id);
+  return ids.every((id) => id !== undefined) ? [...new Set(ids as string[])] : null;
 }
 
 /** `#42` (or `42` after a #) in a search names one bug by its number. */
@@ -349,6 +376,8 @@ export async function listBugs(
   query: ListQuery,
 ): Promise<{ bugs: BugDto[]; nextCursor: string | null }> {
   const sort = query.sort ?? defaultBugSort;
+  const sortedBy = fieldSortTable(query);
+  if (sortedBy) return listByFieldSort(db, query, sort, sortedBy);
   const spec = specOf(sort.key, query.sortFields);
   let select = from(db)
     .selectFrom('bugs')
@@ -369,7 +398,15 @@ export async function listBugs(
     .orderBy(spec.expression as Expression<string>, sort.direction)
     .orderBy('id', sort.direction);
   if (query.limit !== undefined) select = select.limit(query.limit + 1);
-  const rows = await select.execute();
+  return pageOf(await select.execute(), query, sort);
+}
+
+/** A page of rows (one more than the limit, when there is a next page) and its next cursor. */
+function pageOf(
+  rows: readonly { dto: BugDto; id: string; sk: string }[],
+  query: ListQuery,
+  sort: BugSort,
+): { bugs: BugDto[]; nextCursor: string | null } {
   // A related bug or a parent in a project hidden from the reader is not named (issue 35's rule).
   const hidden = query.hiddenProjects ?? [];
   if (query.limit !== undefined && rows.length > query.limit) {
@@ -383,8 +420,42 @@ export async function listBugs(
   return { bugs: rows.map((r) => withoutHiddenLinks(r.dto, hidden)), nextCursor: null };
 }
 
+/** A list sorted by a custom field, read off `bug_field_sort` in order (`fields`: its ids in the listed projects). */
+async function listByFieldSort(
+  db: Kysely<ReadModelDb>,
+  query: ListQuery,
+  sort: BugSort,
+  fields: readonly string[],
+): Promise<{ bugs: BugDto[]; nextCursor: string | null }> {
+  let select = from(db)
+    .selectFrom('bugs')
+    .innerJoin('bug_field_sort as s', (join) =>
+      join.onRef('s.bug_id', '=', 'bugs.id').on('s.field_id', 'in', [...fields]),
+    )
+    .select(['bugs.dto', 'bugs.id', 's.sort_key as sk'])
+    .where((eb) => {
+      const conditions = listConditions(eb, query);
+      if (query.cursor) {
+        conditions.push(
+          eb(
+            eb.tuple(eb.ref('s.sort_key'), eb.ref('s.bug_id')),
+            sort.direction === 'desc' ? '<' : '>',
+            eb.tuple(sql<string>`${query.cursor.value}::text collate "C"`, query.cursor.id),
+          ),
+        );
+      }
+      return eb.and(conditions);
+    })
+    .orderBy('s.sort_key', sort.direction)
+    .orderBy('s.bug_id', sort.direction);
+  if (query.limit !== undefined) select = select.limit(query.limit + 1);
+  return pageOf(await select.execute(), query, sort);
+}
+
 /** How many bugs a filtered list holds, all pages together (an unfiltered one reads the counters). */
 export async function countListed(db: Kysely<ReadModelDb>, query: ListQuery): Promise<number> {
+  const counted = await countByFieldOption(db, query);
+  if (counted !== null) return counted;
   const row = await from(db)
     .selectFrom('bugs')
     .select(sql<string>`count(*)`.as('n'))
@@ -725,4 +796,41 @@ export async function* bugPages(db: Kysely<ReadModelDb>, pageSize = 1000): Async
     after = { createdAt: last.ck, id: last.id };
     if (rows.length < pageSize) return;
   }
+}
+
+/**
+ * A list of whole projects narrowed by one select field (and a status) counts from the
+ * projects' option counters (`dim = 'field'`) instead of its rows; null when the list narrows
+ * by anything else (or sees only some of the projects' bugs), which then counts its rows.
+ */
+async function countByFieldOption(db: Kysely<ReadModelDb>, query: ListQuery): Promise<number | null> {
+  const f = query.filters ?? {};
+  const { projects, fields, statuses, ...rest } = f;
+  const [filter, ...more] = fields ?? [];
+  if (query.scope.kind !== 'all' || query.q?.trim() || !projects?.length || !filter || more.length > 0) return null;
+  if (Object.entries(rest).some(([key, value]) => key !== 'today' && value !== undefined && value !== false))
+    return null;
+  const hidden = new Set(query.hiddenProjects ?? []);
+  const shown = projects.filter((p) => !hidden.has(p));
+  const counters = optionCounters(filter, shown);
+  if (counters === null) return null;
+  const wanted = query.status ? [query.status] : (statuses ?? bugStatuses);
+  if (query.status && statuses?.length && !statuses.includes(query.status)) return 0;
+  const keys = counters.flatMap(({ projectId, prefix }) =>
+    wanted.map((status) => ({ scope: `project:${projectId}`, value: `${prefix}${status}` })),
+  );
+  if (keys.length === 0) return 0;
+  const row = await from(db)
+    .selectFrom('bug_counters')
+    .select(sql<string>`coalesce(sum(n), 0)`.as('n'))
+    .where('dim', '=', 'field')
+    .where((eb) =>
+      eb(
+        eb.tuple(eb.ref('scope'), eb.ref('value')),
+        'in',
+        keys.map((k) => eb.tuple(k.scope, k.value)),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

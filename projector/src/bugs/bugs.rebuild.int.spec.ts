@@ -5,6 +5,7 @@ import { prng } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { event, reportBug, userRegistered } from '../../../cli/src/demo/bug-events.js';
+import { fieldSortRows } from '../projects/field-sort.js';
 
 /** `except`: a column a rebuild may rightly write otherwise. */
 type Table = { name: string; order: string; except?: string };
@@ -18,6 +19,7 @@ const TABLES: Table[] = [
   { name: 'bug_keys', order: 'project_id, number' },
   { name: 'labels', order: 'id' },
   { name: 'bug_links', order: 'bug_id, other_id, type' },
+  { name: 'bug_field_sort', order: 'bug_id, field_id' },
   { name: 'notification_blocks', order: 'blocker_id, blocked_id' },
   { name: 'flow_bugs', order: 'bug_id' },
   { name: 'bug_intervals', order: 'bug_id, field, entered_revision, value' },
@@ -439,9 +441,27 @@ describe('bug read models: random events, then rebuild = live', () => {
           union all select 'reporter:' || reporter_id, status, severity, priority from rm.bugs where not deleted
           union all select 'assignee:' || a, status, severity, priority from rm.bugs, unnest(assignee_ids) a where not deleted
         ) s, lateral (values ('status', status), ('severity', severity), ('priority', priority)) as d(dim, value)
-        group by scope, dim, value order by scope, dim, value
+        group by scope, dim, value
+        union all
+        -- Each select option a bug holds, by status, in its project's scope.
+        select 'project:' || b.project_id, 'field', (f->>'id') || '/' || o || '/' || b.status, count(*)::int
+        from rm.bugs b join rm.bug_projects p on p.id = b.project_id
+          cross join jsonb_array_elements(p.fields) f
+          cross join lateral jsonb_array_elements_text(case jsonb_typeof(b.field_values->(f->>'id'))
+            when 'array' then b.field_values->(f->>'id') else jsonb_build_array(b.field_values->(f->>'id')) end) v(o)
+        where not b.deleted and f->>'type' in ('select', 'multi_select') and b.field_values ? (f->>'id')
+        group by 1, 2, 3
+        order by scope, dim, value
       ) c`);
     expect(before.bug_counters).toEqual(recount.map((r) => r.row));
+    // Each bug's sort rows are its project's live fields, keyed from its values (field-sort.ts).
+    const { rows: valued } = await t.system.pool.query(
+      `select b.id, b.field_values, p.fields from rm.bugs b join rm.bug_projects p on p.id = b.project_id order by b.id`,
+    );
+    const sortRows = valued
+      .flatMap((b) => fieldSortRows(b.id, b.fields, b.field_values ?? {}))
+      .sort((a, b) => (a.bug_id + a.field_id < b.bug_id + b.field_id ? -1 : 1));
+    expect(before.bug_field_sort).toEqual(sortRows);
 
     // Each bug's status stays chain: each begins where the previous ended, the last is its status now.
     const { rows: stays } = await t.system.pool.query(

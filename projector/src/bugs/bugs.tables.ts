@@ -63,9 +63,17 @@ export type FileKeys = Record<string, string>;
  */
 export interface BugCountersTable {
   scope: string;
-  dim: 'status' | 'severity' | 'priority';
+  /** `field`: a select option's bugs by status in a project's scope, value `<field id>/<option id>/<status>`. */
+  dim: 'status' | 'severity' | 'priority' | 'field';
   value: string;
   n: number;
+}
+
+/** A bug's place in lists sorted by one of its project's live fields (projects/field-sort.ts). */
+export interface BugFieldSortTable {
+  bug_id: string;
+  field_id: string;
+  sort_key: string;
 }
 
 /** The names and images bug answers show, kept by this projection so a rebuild needs nothing else. */

@@ -95,6 +95,29 @@ export function fieldFilterSql(filter: FieldFilter): Expression<SqlBool> {
 }
 
 /**
+ * The option counters (`<field id>/<option id>/`, in each project's scope) whose sum is how many
+ * bugs of `projects` a filter keeps, or null when counters cannot say: a field that is not a
+ * select, or a multi-select asked for more than one option (a bug holding both counts once).
+ */
+export function optionCounters(
+  filter: FieldFilter,
+  projects: readonly string[],
+): { projectId: string; prefix: string }[] | null {
+  const out: { projectId: string; prefix: string }[] = [];
+  for (const { projectId, field } of filter.fields) {
+    if (!projects.includes(projectId)) continue;
+    if (field.type !== 'select' && !(field.type === 'multi_select' && filter.values.length === 1)) return null;
+    const options = new Set<string>();
+    for (const value of filter.values) {
+      const stored = storedFor(field, value);
+      if (stored !== undefined) options.add(Array.isArray(stored) ? stored[0]! : String(stored));
+    }
+    for (const option of options) out.push({ projectId, prefix: `${field.id}/${option}/` });
+  }
+  return out;
+}
+
+/**
  * `sort=field.<key>`: the value as jsonb, never null (so a keyset comparison is total). Numbers
  * sort as numbers, days and text as text, a select by its options' order, a multi-select by
  * its first; a bug with no value sorts after every value (an object sorts after every scalar).

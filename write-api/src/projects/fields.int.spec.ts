@@ -270,6 +270,42 @@ describe('custom fields', () => {
     expect(seen).toEqual(byPoints);
     const filteredTotal = await listed('field.customer=Acme&limit=1');
     expect(filteredTotal.headers.get('x-total-count')).toBe('2');
+
+    // A project's list reads bug_field_sort and the option counters; without a project, the values
+    // themselves and a count: both say the same, in every order, status and page.
+    const ours = (bugs: { projectId: string; title: string }[]) =>
+      bugs.filter((b) => b.projectId === project._id).map((b) => b.title);
+    for (const sort of ['field.story_points', '-field.story_points', 'field.customer', '-field.customer']) {
+      const anywhere = await api.get(`/api/bugs?sort=${sort}&limit=100`, admin.token);
+      expect(ours(anywhere.body.bugs), sort).toEqual(
+        (await listed(`sort=${sort}`)).body.bugs.map((b: { title: string }) => b.title),
+      );
+    }
+    for (const status of ['Open', 'In Progress', 'Closed']) {
+      const inProject = await listed(
+        `field.customer=Acme&field.customer=Globex&status=${encodeURIComponent(status)}&limit=1`,
+      );
+      const counted = await api.get(
+        `/api/bugs?field.customer=Acme&field.customer=Globex&status=${encodeURIComponent(status)}&limit=100`,
+        admin.token,
+      );
+      expect(inProject.headers.get('x-total-count'), status).toBe(String(ours(counted.body.bugs).length));
+    }
+    // The options' order is the sort's: reordered, the project's list follows at once.
+    const reordered = await api.call('PATCH', `/api/projects/${project._id}/fields/${fields.customer!._id}`, {
+      body: { options: ['Initech', 'Globex', 'Acme', 'Umbrella'] },
+      token: admin.token,
+    });
+    expect(reordered.status, JSON.stringify(reordered.body)).toBe(200);
+    const byNewOrder = (await listed('sort=field.customer')).body.bugs.map(
+      (b: { fields: { customer?: string } }) => b.fields.customer ?? null,
+    );
+    expect(byNewOrder).toEqual(['Initech', 'Globex', 'Globex', 'Acme', 'Acme']);
+    const restored = await api.call('PATCH', `/api/projects/${project._id}/fields/${fields.customer!._id}`, {
+      body: { options: ['Acme', 'Globex', 'Initech', 'Umbrella'] },
+      token: admin.token,
+    });
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
     expect((await api.get('/api/bugs?sort=field.Not-A-Key', admin.token)).status).toBe(400);
   });
 
