@@ -15,12 +15,20 @@ const SINGLE_FIELDS = [
   'priority',
   'module',
   'project',
+  'state',
 ] as const satisfies readonly IntervalField[];
 type SingleField = (typeof SINGLE_FIELDS)[number];
 
-/** A single-valued field's value: the project by its id (issue 35: a move is a new stay). */
-const fieldValue = (s: ReportedBug, field: SingleField): string | null =>
-  field === 'project' ? s.projectId : s[field];
+/**
+ * A single-valued field's value: the project by its id (issue 35: a move is a new stay); the
+ * workflow state as `<project id>/<state id>`, or `<project id>/~<status>` while the bug has
+ * chosen none (its category's first state, which flow.queries names by the project's states).
+ */
+const fieldValue = (s: ReportedBug, field: SingleField): string | null => {
+  if (field === 'project') return s.projectId;
+  if (field === 'state') return `${s.projectId}/${s.stateId ?? `~${s.status}`}`;
+  return s[field];
+};
 
 type Tx = Transaction<ReadModelDb>;
 const t = (schema: string, table: string) => sql.id(schema, table);
@@ -126,7 +134,8 @@ export const flowProjection: Projection = {
   name: 'flow',
   // 2: the project's stays (issue 35), for metrics by project and dashboards as of a date.
   // 3: the milestone's stays (issue 36), for burn-ups as they were; its fold state knows labels, ranks and parents.
-  version: 3,
+  // 4: the workflow state's stays (issue 37): time in each state.
+  version: 4,
   tables: ['flow_bugs', 'bug_intervals', 'bug_changes'],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {

@@ -1,4 +1,4 @@
-import type { BugStatus } from '@bugtrail/domain';
+import { type BugStatus, statesOr, type WorkflowState } from '@bugtrail/domain';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { bugScopeAsOfSql } from '../bugs/bug-visibility.js';
 import { type BugCounts, bugCountsFrom } from '../bugs/bugs.queries.js';
@@ -238,6 +238,49 @@ export async function flowMetrics(
       .sort((a, b) => rank(a.key) - rank(b.key) || (a.key ?? '').localeCompare(b.key ?? ''));
   }
   return answer;
+}
+
+/** Mean seconds per bug of the window in one workflow state of the project (issue 37). */
+export type StateTime = { _id: string; name: string; category: BugStatus | null; seconds: number };
+
+/**
+ * Time in each of a project's workflow states: the `state` stays of the window's bugs while in
+ * `projectId` (a stay elsewhere counts there), summed and divided by the window's bugs, as
+ * `timeInStatus` is. A stay in no chosen state counts in its category's first state as the
+ * project's states are now; a state removed since is named so. In board order.
+ */
+export async function timeInStates(
+  db: Kysely<ReadModelDb>,
+  w: MetricsWindow,
+  projectId: string,
+  states: readonly WorkflowState[],
+): Promise<StateTime[]> {
+  const x = instants({ ...w, projects: [projectId] });
+  const { rows } = await roomy(db, (tx) =>
+    sql<{ value: string | null; seconds: number | null; bugs: string }>`
+    with ${base(x)}
+    select i.value, sum(date_part('epoch', least(coalesce(i.left_at, ${x.e}), ${x.e}) - i.entered_at)) as seconds,
+      (select count(*) from per_bug where in_window) as bugs
+    from per_bug b join rm.bug_intervals i on i.bug_id = b.bug_id and i.field = 'state'
+    where b.in_window and i.entered_at < ${x.e} and i.entered_at <= ${x.t} and starts_with(i.value, ${`${projectId}/`})
+    group by i.value
+    union all select null, null, (select count(*) from per_bug where in_window)`.execute(tx),
+  );
+  const bugs = Number(rows[0]?.bugs ?? 0);
+  const all = statesOr(states);
+  const spent = new Map<string, number>();
+  for (const row of rows) {
+    if (row.value === null) continue;
+    const held = row.value.slice(projectId.length + 1);
+    const id = held.startsWith('~') ? (all.find((s) => s.category === held.slice(1))?.id ?? held) : held;
+    spent.set(id, (spent.get(id) ?? 0) + Number(row.seconds ?? 0));
+  }
+  const mean = (id: string) => (bugs > 0 ? (spent.get(id) ?? 0) / bugs : 0);
+  const gone = [...spent.keys()].filter((id) => !all.some((s) => s.id === id));
+  return [
+    ...all.map((s) => ({ _id: s.id, name: s.name, category: s.category, seconds: mean(s.id) })),
+    ...gone.map((id) => ({ _id: id, name: 'Removed state', category: null, seconds: mean(id) })),
+  ];
 }
 
 export type CycleTimePoint = { bugId: string; title: string; closedAt: string; seconds: number; key: string | null };

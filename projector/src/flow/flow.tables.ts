@@ -23,6 +23,7 @@ export const INTERVAL_FIELDS = [
   'assignee',
   'project',
   'milestone',
+  'state',
 ] as const;
 export type IntervalField = (typeof INTERVAL_FIELDS)[number];
 

@@ -76,7 +76,16 @@ describe('GET /api/metrics: flow from status stays (hand-computed history)', () 
         { week: '2026-W03', opened: 1, closed: 1 },
       ],
       openAge: { p50: 7 * DAY, p85: 7 * DAY, p95: 7 * DAY, count: 1 },
+      // Bugs of more than one project (any project: no filter) have no one set of states.
+      timeInState: null,
     });
+    // One project's (these are all General's, which keeps one state per category): the same times by state.
+    const general = await metrics('asOf=2026-01-20T00:00:00Z&project=BUG');
+    expect(general.body.timeInState).toEqual([
+      { _id: 'open', name: 'Open', category: 'Open', seconds: (11 / 3) * DAY },
+      { _id: 'in_progress', name: 'In Progress', category: 'In Progress', seconds: (2 / 3) * DAY },
+      { _id: 'closed', name: 'Closed', category: 'Closed', seconds: (23 / 3) * DAY },
+    ]);
   });
 
   it('as of an earlier moment: the deleted bug was there, B was closed for the first time', async () => {

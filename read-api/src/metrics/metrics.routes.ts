@@ -1,5 +1,13 @@
 import { type AuthEnv, readQuery, requireAuth, requireRole } from '@bugtrail/platform';
-import { cumulativeFlow, cycleTimePoints, flowMetrics, type MetricsWindow } from '@bugtrail/projector';
+import {
+  cumulativeFlow,
+  cycleTimePoints,
+  findProjectSetups,
+  flowMetrics,
+  type MetricsWindow,
+  type StateTime,
+  timeInStates,
+} from '@bugtrail/projector';
 import { Hono } from 'hono';
 import { effectiveAsOf } from '../as-of.js';
 import type { ReadApiDeps } from '../deps.js';
@@ -19,6 +27,14 @@ const echo = (w: MetricsWindow) => ({
   to: w.to?.toISOString() ?? null,
 });
 
+/** Time in each workflow state (issue 37): for one project, whose states they are; null for several. */
+async function stateTimes(deps: ReadApiDeps, w: MetricsWindow): Promise<StateTime[] | null> {
+  const [projectId, ...others] = w.projects ?? [];
+  if (!projectId || others.length > 0) return null;
+  const setup = (await findProjectSetups(deps.db, [projectId])).get(projectId);
+  return setup ? timeInStates(deps.db, w, projectId, setup.states) : null;
+}
+
 /**
  * Flow metrics (api.md "Analysts"), admins and auditors: computed from the status stays as
  * they were known at `asOf`, so the same `asOf` always gets the same answer.
@@ -30,8 +46,11 @@ export function createMetricsRoutes(deps: ReadApiDeps) {
   app.get('/', async (c) => {
     const query = readQuery(c, metricsQuery);
     const w = windowOf(query, await projectFilter(c, deps));
-    const metrics = await flowMetrics(deps.db, w, query.groupBy ?? null);
-    return c.json({ ...echo(w), groupBy: query.groupBy ?? null, ...metrics });
+    const [metrics, timeInState] = await Promise.all([
+      flowMetrics(deps.db, w, query.groupBy ?? null),
+      stateTimes(deps, w),
+    ]);
+    return c.json({ ...echo(w), groupBy: query.groupBy ?? null, ...metrics, timeInState });
   });
 
   app.get('/cycle-times', async (c) => {

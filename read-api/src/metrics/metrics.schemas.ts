@@ -67,6 +67,19 @@ export const metricsAnswerSchema = z.object({
     'First Open to last Closed, over the bugs Closed at asOf whose last Closed falls in the window',
   ),
   timeInStatus: timeInStatusSchema,
+  timeInState: z
+    .array(
+      z.object({
+        _id: z.string(),
+        name: z.string().describe('As the state is called now ("Removed state" for one removed since)'),
+        category: z.enum(['Open', 'In Progress', 'Closed']).nullable(),
+        seconds: z.number().describe('Mean seconds per bug of the window in this state'),
+      }),
+    )
+    .nullable()
+    .describe(
+      'With one `project`: time in each of its workflow states, in board order (a bug that chose no state is in its category’s first); null otherwise',
+    ),
   reopened: z.number().int().describe('Moves out of Closed in the window'),
   weekly: z
     .array(
