@@ -158,4 +158,42 @@ describe('custom fields, workflow states and time', () => {
     await photographAndScan(page, 'timesheet');
     await session.context.close();
   });
+
+  it('shows the field as a table column that sorts, on the admin’s View/Update form, and time in each state on Flow', async () => {
+    const session = await openPage(e2e, { user: admin });
+    const { page } = session;
+    await page.goto('/projects/OPS?view=table');
+    const header = page.getByRole('columnheader', { name: 'Customer' });
+    await header.waitFor();
+    await page.getByRole('cell', { name: 'Acme', exact: true }).waitFor();
+    await header.getByRole('button').click();
+    await page.waitForURL(/sort=field\.customer/);
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('ascending');
+    await page.getByRole('heading', { level: 1 }).click();
+    await photographAndScan(page, 'list-field-column');
+
+    // The admin's form asks for a developer (spec): the bug gets one first.
+    const assigned = await http(e2e.url).put(`/api/bugs/${bugId}`, { assignedTo: [dev.id] }, admin.token);
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
+    await page.goto(`/admin/bugs/${bugId}`);
+    const customer = page.getByLabel('Customer');
+    await expect.poll(() => customer.inputValue()).toBe('Acme');
+    await customer.selectOption('Globex');
+    await page.getByRole('button', { name: 'Update Bug' }).click();
+    await toast(session, 'Bug Updated Successfully');
+    expect((await http(e2e.url).get(`/api/bugs/${bugId}`, admin.token)).body.fields).toEqual({ customer: 'Globex' });
+    await page.getByRole('heading', { level: 1 }).click();
+    await photographAndScan(page, 'admin-bug-fields');
+
+    await page.goto('/admin/flow?from=2000-01-01');
+    await page.getByRole('combobox', { name: 'Project', exact: true }).selectOption('OPS');
+    await page.waitForURL(/project=OPS/);
+    const states = page.getByRole('region', { name: 'Time in each state of OPS' });
+    const chart = states.getByRole('img', { name: /^Time in each state/ });
+    await chart.waitFor();
+    expect(await chart.getAttribute('aria-label')).toMatch(/Needs QA/);
+    await page.getByRole('heading', { level: 1 }).click();
+    await photographAndScan(page, 'flow-states');
+    await session.context.close();
+  });
 });

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { CalendarClock, CalendarDays, Layers, Link as LinkIcon, SlidersHorizontal, User } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { projectFieldsQuery } from '../lib/fields';
+import { fieldText, projectFieldsQuery } from '../lib/fields';
 import { bugModule, formatDate, reporterName } from '../lib/format';
 import { developersQuery } from '../lib/queries';
 import type { Bug } from '../lib/types';
@@ -38,11 +38,7 @@ function CustomFieldMeta({ bug }: { bug: Bug }) {
   const names = new Map([bug.createdBy, ...bug.assignedTo, ...(developers ?? [])].map((p) => [p._id, p.name]));
   return fields.map((field) => {
     const value = bug.fields[field.key]!;
-    const text = Array.isArray(value)
-      ? value.join(', ')
-      : field.type === 'user'
-        ? (names.get(String(value)) ?? String(value))
-        : String(value);
+    const text = fieldText(field, value, names);
     return (
       <Meta key={field._id} icon={<SlidersHorizontal className="size-4" />} label={field.name}>
         {field.type === 'url' ? (

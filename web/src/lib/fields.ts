@@ -23,6 +23,18 @@ export const projectFieldsQuery = (idOrKey: string) =>
     staleTime: 30_000,
   });
 
+/** A value as a person reads it: options joined, a user by name (`names`), else as it is. */
+export function fieldText(
+  field: FieldDto,
+  value: ShownFieldValue | undefined,
+  names: ReadonlyMap<string, string>,
+): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.join(', ');
+  if (field.type === 'user') return names.get(String(value)) ?? String(value);
+  return String(value);
+}
+
 export type FieldDraft = { name: string; type: FieldDto['type']; options: string[]; required: boolean };
 export type FieldChange = Partial<Omit<FieldDraft, 'type' | 'options'>> & {
   options?: (string | { name: string; from: string })[];

@@ -1,12 +1,21 @@
+import type { FieldDto } from '@bugtrail/domain/vocabulary';
+import { useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import type { RefObject } from 'react';
+import { fieldText } from '../../lib/fields';
 import { assigneeNames, bugName, bugTitle, formatTableDate } from '../../lib/format';
+import { teamQuery } from '../../lib/queries';
 import type { Bug, Role } from '../../lib/types';
 import { LabelChips } from '../labels/label-chip';
 import { PriorityBadge, SeverityBadge, StatusBadge } from '../ui/badge';
 import { cx } from '../ui/cx';
 import { isOverdue, nextSort, type SortColumn } from './list-search';
+
+/** A field column's next order: up, down, then the list's own. */
+const nextFieldSort = (current: string | undefined, key: string) =>
+  current === key ? `-${key}` : current === `-${key}` ? undefined : key;
+
 import type { VirtualRows } from './use-virtual-rows';
 
 type Column = { key: SortColumn; label: string; className: string };
@@ -22,6 +31,14 @@ const columns: Column[] = [
   { key: 'due', label: 'Due', className: 'hidden w-24 @lg:table-cell' },
   { key: 'updated', label: 'Updated', className: 'hidden w-24 @5xl:table-cell' },
 ];
+
+/** At most this many of a project's custom fields are columns (issue 37); on wide boxes only. */
+export const MAX_FIELD_COLUMNS = 3;
+/** The first field column from a wide box on, the others on the widest (the title keeps its room). */
+const fieldColumnClass = (index: number) =>
+  index === 0 ? 'hidden w-28 @4xl:table-cell' : 'hidden w-28 @6xl:table-cell';
+/** Multi-selects and people have no one order: their headers do not sort. */
+const sortableField = (field: FieldDto) => field.type !== 'multi_select' && field.type !== 'user';
 
 /** "24 Nov", or "24 Nov 2025" outside this year: fits a narrow column on one line. */
 function shortDate(value: string): string {
@@ -49,6 +66,7 @@ export function BugDataTable({
   selected,
   onToggle,
   onToggleAll,
+  fields = [],
 }: {
   bugs: Bug[];
   /** The window of rows in the DOM (use-virtual-rows). */
@@ -65,9 +83,14 @@ export function BugDataTable({
   selected?: ReadonlySet<string> | undefined;
   onToggle?: ((id: string) => void) | undefined;
   onToggleAll?: (() => void) | undefined;
+  /** The custom fields of the one project the list shows: a column each (the first MAX_FIELD_COLUMNS). */
+  fields?: readonly FieldDto[] | undefined;
 }) {
   const selectable = selected !== undefined && onToggle !== undefined;
-  const columnCount = columns.length + (selectable ? 1 : 0);
+  const shownFields = fields.slice(0, MAX_FIELD_COLUMNS);
+  const team = useQuery({ ...teamQuery(), enabled: shownFields.some((f) => f.type === 'user'), staleTime: 60_000 });
+  const names = new Map((team.data ?? []).map((p) => [p._id, p.name]));
+  const columnCount = columns.length + shownFields.length + (selectable ? 1 : 0);
   const allSelected = selectable && bugs.length > 0 && bugs.every((b) => selected.has(b._id));
   return (
     <div className="@container">
@@ -107,6 +130,37 @@ export function BugDataTable({
                       aria-hidden="true"
                     />
                   </button>
+                </th>
+              );
+            })}
+            {shownFields.map((field, index) => {
+              const key = `field.${field.key}`;
+              const direction = sort === key ? 'ascending' : sort === `-${key}` ? 'descending' : null;
+              const Icon = direction === 'ascending' ? ArrowUp : direction === 'descending' ? ArrowDown : ArrowUpDown;
+              return (
+                <th
+                  key={field._id}
+                  scope="col"
+                  aria-sort={sortableField(field) ? (direction ?? 'none') : undefined}
+                  className={cx('truncate px-3 py-2', fieldColumnClass(index))}
+                  title={field.name}
+                >
+                  {sortableField(field) ? (
+                    <button
+                      type="button"
+                      onClick={() => onSort(nextFieldSort(sort, key))}
+                      className="inline-flex max-w-full items-center gap-1 rounded uppercase hover:text-slate-900"
+                    >
+                      <span className="truncate">{field.name}</span>
+                      <span className="sr-only">, sort</span>
+                      <Icon
+                        className={cx('size-3 shrink-0', direction ? 'text-brand-600' : 'text-slate-300')}
+                        aria-hidden="true"
+                      />
+                    </button>
+                  ) : (
+                    field.name
+                  )}
                 </th>
               );
             })}
@@ -194,6 +248,18 @@ export function BugDataTable({
                 >
                   {shortDate(bug.updatedAt ?? bug.createdAt)}
                 </td>
+                {shownFields.map((field, index) => {
+                  const text = fieldText(field, bug.fields?.[field.key], names);
+                  return (
+                    <td
+                      key={field._id}
+                      className={cx('truncate px-3 py-2 text-slate-600', fieldColumnClass(index))}
+                      title={text}
+                    >
+                      {text || '—'}
+                    </td>
+                  );
+                })}
               </tr>
             );
           })}

@@ -1,6 +1,7 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Bug as BugIcon } from 'lucide-react';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { projectFieldsQuery } from '../../lib/fields';
 import { flattenPages } from '../../lib/queries';
 import type { Bug, Role } from '../../lib/types';
 import { useErrorToast } from '../../lib/use-error-toast';
@@ -69,6 +70,12 @@ export function BugList({
   const bugs = flattenPages(query.data);
   const total = query.data?.pages[0]?.total;
   const view: ListView = search.view ?? defaultView ?? storedView();
+  // The one project the list shows, when it shows one: its custom fields filter, sort and are columns.
+  const projectId = scope?.project ?? (search.project && !search.project.includes(',') ? search.project : undefined);
+  const projectFields = useQuery({
+    ...projectFieldsQuery(projectId ?? ''),
+    enabled: !!projectId && view === 'table',
+  });
   const columns = useCardColumns();
   const perRow = view === 'table' ? 1 : columns;
   const tableRef = useRef<HTMLTableSectionElement | null>(null);
@@ -126,7 +133,7 @@ export function BugList({
         showAssignee={showAssignee}
         showReporter={showReporter}
         before={filters}
-        projectId={scope?.project ?? (search.project && !search.project.includes(',') ? search.project : undefined)}
+        projectId={projectId}
       />
       {bulk && bulkShown ? (
         <BulkActions
@@ -158,6 +165,7 @@ export function BugList({
               activeId={activeId}
               onActivate={setActiveId}
               onOpen={onOpen}
+              fields={projectId ? projectFields.data?.fields : undefined}
               selected={bulk ? selected : undefined}
               onToggle={bulk ? toggle : undefined}
               onToggleAll={

@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { type ChangeEvent, useId } from 'react';
+import { projectsQuery } from '../../lib/projects';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { controlClass, SelectField } from '../ui/field';
@@ -59,9 +61,14 @@ export function FlowControls({ search, onChange }: { search: FlowSearch; onChang
   const set = (patch: Partial<FlowSearch>) => onChange({ ...search, ...patch });
   const today = toDay(new Date());
   const presets = rangePresets(search.asOf);
+  const projects = useQuery(projectsQuery());
+  const projectOptions = [
+    { value: '', label: 'All projects' },
+    ...(projects.data?.projects ?? []).map((p) => ({ value: p.key, label: `${p.key} · ${p.name}` })),
+  ];
   return (
     <Card className="mb-6 p-4 sm:p-5">
-      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-5">
         <DayField label="From" value={search.from} max={search.to} onChange={(from) => set({ from })} />
         <DayField label="To" value={search.to} min={search.from} onChange={(to) => set({ to })} />
         <DayField
@@ -76,6 +83,12 @@ export function FlowControls({ search, onChange }: { search: FlowSearch; onChang
           value={search.groupBy ?? DEFAULT_GROUP}
           options={groupOptions}
           onChange={(event) => set({ groupBy: event.target.value as FlowGroup })}
+        />
+        <SelectField
+          label="Project"
+          value={search.project ?? ''}
+          options={projectOptions}
+          onChange={(event) => set({ project: event.target.value || undefined })}
         />
       </div>
       {isRangeReversed(search) ? (

@@ -16,6 +16,7 @@ import { cumulativeFlowQuery, cycleTimesQuery, flowMetricsQuery } from './flow-q
 import { DEFAULT_GROUP, type FlowSearch, isRangeReversed } from './flow-search';
 import type { FlowViewer } from './flow-status';
 import { FlowSummary } from './flow-summary';
+import { TimeInStateCard } from './time-in-state-chart';
 import { TimeInStatusCard } from './time-in-status-chart';
 import { WeeklyCard } from './weekly-chart';
 
@@ -114,6 +115,15 @@ export function FlowPage({
               viewAs={viewAs}
             />
           </div>
+          {search.project && metrics.data?.timeInState ? (
+            <TimeInStateCard
+              data={metrics.data}
+              project={search.project}
+              isLoading={metrics.isPending}
+              isUpdating={metrics.isPlaceholderData}
+              viewAs={viewAs}
+            />
+          ) : null}
         </div>
       )}
     </>

@@ -9,10 +9,10 @@ import type { CumulativeFlow, CycleTimes, FlowGroup, FlowMetrics } from './flow-
  * The Flow page's three reads. Keys sit under ['dashboard', 'flow'] so the live stream,
  * which invalidates queryKeys.dashboard.all on every bug change, refreshes the page too.
  */
-type Window = Pick<FlowSearch, 'from' | 'to' | 'asOf'>;
+type Window = Pick<FlowSearch, 'from' | 'to' | 'asOf' | 'project'>;
 
 function windowOf(search: FlowSearch): Window {
-  return compact({ from: search.from, to: search.to, asOf: search.asOf });
+  return compact({ from: search.from, to: search.to, asOf: search.asOf, project: search.project });
 }
 
 function path(base: string, params: Record<string, string | undefined>) {

@@ -1,12 +1,12 @@
-import { compact, pickOne } from '../../lib/search';
+import { compact, pickOne, pickText } from '../../lib/search';
 import { type FlowGroup, flowGroups } from './flow-types';
 
 /**
  * The Flow page's URL: `from`, `to` and `asOf` as UTC days (YYYY-MM-DD, as the API reads
- * them: `to` and `asOf` mean the end of that day) and `groupBy`, so a link reproduces the
- * view. Checked by hand like the other routes' search (this runs in the entry chunk).
+ * them: `to` and `asOf` mean the end of that day), `groupBy` and `project` (a key: one project's
+ * bugs, and the time in each of its workflow states), so a link reproduces the view. Checked by hand like the other routes' search (this runs in the entry chunk).
  */
-export type FlowSearch = { from?: string; to?: string; asOf?: string; groupBy?: FlowGroup };
+export type FlowSearch = { from?: string; to?: string; asOf?: string; groupBy?: FlowGroup; project?: string };
 
 export const DEFAULT_GROUP: FlowGroup = 'severity';
 
@@ -25,6 +25,7 @@ export function validateFlowSearch(search: Record<string, unknown>): FlowSearch 
     to: pickDay(search.to),
     asOf: pickDay(search.asOf),
     groupBy: pickOne(search.groupBy, flowGroups),
+    project: pickText(search.project, 100),
   });
 }
 

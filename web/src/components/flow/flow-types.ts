@@ -18,7 +18,11 @@ export type FlowMetrics = Window & {
   weekly: { week: string; opened: number; closed: number }[];
   openAge: Percentiles;
   groups?: { key: string | null; cycleTime: Percentiles; count: number; timeInStatus: TimeInStatus }[];
+  /** With one project: mean seconds per bug in each of its workflow states, in board order (issue 37). */
+  timeInState?: StateTime[] | null;
 };
+
+export type StateTime = { _id: string; name: string; category: BugStatus | null; seconds: number };
 
 export type CycleTimePoint = { bugId: string; title: string; closedAt: string; seconds: number; key: string | null };
 export type CycleTimes = Window & { total: number; points: CycleTimePoint[] };

@@ -4,7 +4,13 @@ import { useNavigate } from '@tanstack/react-router';
 import { Check, Trash2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { AssignDevelopersDialog } from '../../../components/assign-developers-dialog';
-import { bugToForm, isStaleEdit, StaleEditDialog, useUnsavedChangesGuard } from '../../../components/bug-editor';
+import {
+  bugToForm,
+  isStaleEdit,
+  StaleEditDialog,
+  useProjectFields,
+  useUnsavedChangesGuard,
+} from '../../../components/bug-editor';
 import {
   DescriptionField,
   DueDateField,
@@ -15,11 +21,13 @@ import {
 } from '../../../components/bug-fields';
 import { FIX_ERRORS } from '../../../components/bug-form';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { CustomFieldInputs } from '../../../components/custom-fields';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { SelectField } from '../../../components/ui/field';
 import { api } from '../../../lib/api';
 import { type BugFormValues, dueDateToIso, type FormErrors, validateAdminUpdateFields } from '../../../lib/bug-form';
+import { fieldErrors, fieldsPayload } from '../../../lib/fields';
 import { useDeleteBug, useUpdateBug } from '../../../lib/mutations';
 import { notify } from '../../../lib/notify';
 import { developersQuery } from '../../../lib/queries';
@@ -63,6 +71,9 @@ export function AdminBugForm({
   }));
   const [values, setValues] = useState<BugFormValues>(savedValues);
   const [errors, setErrors] = useState<FormErrors>({});
+  // The project's custom fields (issue 37), each with its error under it.
+  const custom = useProjectFields(bug.projectId, [bug.createdBy, ...bug.assignedTo]);
+  const [customErrors, setCustomErrors] = useState<Record<string, string | undefined>>({});
   const guard = useUnsavedChangesGuard();
   const isDirty = JSON.stringify(values) !== JSON.stringify(savedValues);
   useEffect(() => guard.setDirty(isDirty), [guard.setDirty, isDirty]);
@@ -102,8 +113,10 @@ export function AdminBugForm({
     event?.preventDefault();
     // Each failure under its own field (aria-invalid); the toast only says there are some.
     const found = validateAdminUpdateFields(values);
+    const customFound = fieldErrors(custom.fields, values.fields, true);
     setErrors(found);
-    if (Object.values(found).some(Boolean)) {
+    setCustomErrors(customFound);
+    if (Object.values(found).some(Boolean) || Object.values(customFound).some(Boolean)) {
       notify.error(FIX_ERRORS);
       return;
     }
@@ -120,6 +133,7 @@ export function AdminBugForm({
           ...(closeAnyway ? {} : { status: values.status }),
           dueDate: dueDateToIso(values.dueDate),
           assignedTo: values.assignedTo,
+          ...(custom.fields.length > 0 ? { fields: fieldsPayload(custom.fields, values.fields, true) } : {}),
         },
       });
       // The details endpoint may leave status alone; the status endpoint is the one that owns it.
@@ -159,6 +173,16 @@ export function AdminBugForm({
           <TitleField {...fields} />
           <DescriptionField {...fields} rows={7} />
           <ModuleField {...fields} />
+          <CustomFieldInputs
+            fields={custom.fields}
+            values={values.fields}
+            errors={customErrors}
+            people={custom.people}
+            onChange={(key, value) => {
+              set('fields', { ...values.fields, [key]: value });
+              setCustomErrors((current) => (current[key] ? { ...current, [key]: undefined } : current));
+            }}
+          />
         </Card>
         <div className="space-y-6">
           <Card className="grid gap-5 p-6">
