@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { automationEventSchemas } from './automations/automation.schemas.js';
 import type { bugEventSchemas } from './bugs/bug.schemas.js';
 import type { bugCommentEventSchemas } from './bugs/comments.js';
 import type { dueEventSchemas } from './bugs/due.js';
@@ -26,7 +27,8 @@ type DataOf<Schemas> = {
     : never;
 };
 
-export type EventDataMap = DataOf<typeof bugEventSchemas> &
+export type EventDataMap = DataOf<typeof automationEventSchemas> &
+  DataOf<typeof bugEventSchemas> &
   DataOf<typeof bugCommentEventSchemas> &
   DataOf<typeof dueEventSchemas> &
   DataOf<typeof chatEventSchemas> &

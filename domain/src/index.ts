@@ -1,3 +1,4 @@
+export * from './automations/index.js';
 export * from './bugs/index.js';
 export * from './chats/index.js';
 export * from './core/index.js';

@@ -5,6 +5,7 @@
  * imports only this; `vocabulary.unit.spec.ts` keeps it free of zod.
  */
 
+export * from './automations/automation-vocabulary.js';
 export type { BugDto, UserRef } from './bugs/bug-dto.js';
 export * from './bugs/bug-vocabulary.js';
 export {

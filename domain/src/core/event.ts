@@ -25,6 +25,12 @@ export type EventMetadata = Readonly<{
    * the change ("GitHub", "GitLab").
    */
   actorName?: string;
+  /**
+   * On the changes an automation rule made (api.md "Automation rules"): the rule, and how many
+   * rule-made changes led to this one (1 for a rule acting on a person's change; a chain stops
+   * after 5). `actorId` is the rule's author, whose rights it acts with.
+   */
+  rule?: Readonly<{ _id: string; name: string; depth: number }>;
 }>;
 
 /** A JSON value, as metadata is stored (jsonb): what a feature may keep in the envelope. */

@@ -20,6 +20,8 @@ export const streams = {
   label: (id: string) => `label-${id}`,
   /** One milestone of a project: planned, changed, closed, deleted (issue 36). */
   milestone: (id: string) => `milestone-${id}`,
+  /** One automation rule's life: created, changed, paused after failures, deleted (issue 38). */
+  automation: (id: string) => `automation-${id}`,
   /** One outgoing webhook's system events (switched off when it keeps failing). */
   webhook: (id: string) => `webhook-${id}`,
 } as const;

@@ -79,7 +79,7 @@ export type HandleOptions<State = unknown> = Readonly<{
 export type Decided<State> = Readonly<{ before: State; state: State; newEvents: readonly Event[] }>;
 
 export type ExtraMetadata = Readonly<
-  Partial<Pick<EventMetadata, 'suggestions' | 'importedFrom' | 'actorName' | 'occurredAt'>>
+  Partial<Pick<EventMetadata, 'suggestions' | 'importedFrom' | 'actorName' | 'occurredAt' | 'rule'>>
 >;
 
 export type Handled<State> = Readonly<{
