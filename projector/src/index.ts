@@ -1,6 +1,8 @@
 export * from './analytics/analytics.js';
 export * from './analytics/analytics.views.js';
 export { analyticsDictionary } from './analytics/dictionary.js';
+export * from './automations/automations.projection.js';
+export * from './automations/automations.queries.js';
 export * from './bugs/bug-visibility.js';
 export { bugsProjection } from './bugs/bugs.projection.js';
 export * from './bugs/bugs.queries.js';

@@ -1,3 +1,4 @@
+import { automationsProjection } from './automations/automations.projection.js';
 import { bugsProjection } from './bugs/bugs.projection.js';
 import { chatsProjection } from './chats/chats.projection.js';
 import { commentsProjection } from './comments/comments.projection.js';
@@ -26,4 +27,5 @@ export const allProjections: readonly Projection[] = [
   projectsProjection,
   milestonesProjection,
   worklogProjection,
+  automationsProjection,
 ];

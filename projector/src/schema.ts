@@ -1,3 +1,4 @@
+import type { AutomationRunsTable, AutomationsTable } from './automations/automations.tables.js';
 import type {
   BugCountersTable,
   BugFieldSortTable,
@@ -38,6 +39,8 @@ import type { WorklogTable } from './worklog/worklog.tables.js';
  */
 export interface ReadModelDb {
   users: UsersTable;
+  automations: AutomationsTable;
+  automation_runs: AutomationRunsTable;
   bugs: BugsTable;
   bug_counters: BugCountersTable;
   bug_field_sort: BugFieldSortTable;

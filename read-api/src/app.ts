@@ -13,6 +13,7 @@ import {
 } from '@bugtrail/platform';
 import { Hono } from 'hono';
 import { createAuditRoutes } from './audit/audit.routes.js';
+import { createAutomationsRoutes } from './automations/automations.routes.js';
 import { createBugsRoutes } from './bugs/bugs.routes.js';
 import { createSuggestionsRoutes } from './bugs/suggestions.routes.js';
 import { createChatsRoutes, createChatUsersRoutes } from './chats/chats.routes.js';
@@ -99,6 +100,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.route('/api/labels', createLabelsRoutes(deps));
   app.route('/api/milestones', createMilestonesRoutes(deps));
   app.route('/api/notifications', createNotificationsRoutes(deps));
+  app.route('/api/automations', createAutomationsRoutes(deps));
   app.route('/api', createOpenApiRoutes([...readApiOperations, ...(deps.operations ?? [])]));
   const live = createLiveRoutes(deps);
   app.route('/api/events', live.app);

@@ -1,6 +1,7 @@
 import { mountOperations, type RouteSpec } from '@bugtrail/platform';
 import { z } from 'zod';
 import { auditOperations } from './audit/audit.openapi.js';
+import { automationReadOperations } from './automations/automations.openapi.js';
 import { bugReadOperations } from './bugs/bugs.openapi.js';
 import { suggestionReadOperations } from './bugs/suggestions.openapi.js';
 import { chatReadOperations, chatUsersOperations } from './chats/chats.openapi.js';
@@ -49,6 +50,7 @@ export const readApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/labels', labelReadOperations),
   ...mountOperations('/api/milestones', milestoneReadOperations),
   ...mountOperations('/api/notifications', notificationReadOperations),
+  ...mountOperations('/api/automations', automationReadOperations),
   ...mountOperations('/api/events', liveOperations),
   ...mountOperations('/api/chats', chatReadOperations),
   // The spec's chat-server paths: the same routers, the same declarations.

@@ -33,6 +33,8 @@ export function http(baseUrl: string) {
       call<T>('POST', path, { body, token, ...(headers ? { headers } : {}) }),
     put: <T = any>(path: string, body?: unknown, token?: string, headers?: Record<string, string>) =>
       call<T>('PUT', path, { body, token, ...(headers ? { headers } : {}) }),
+    patch: <T = any>(path: string, body?: unknown, token?: string, headers?: Record<string, string>) =>
+      call<T>('PATCH', path, { body, token, ...(headers ? { headers } : {}) }),
     delete: <T = any>(path: string, token?: string) => call<T>('DELETE', path, { token }),
   };
 }

@@ -1,4 +1,5 @@
 import { setSignupPolicy } from './auth/signup-policy.commands.js';
+import { automationCommands } from './automations/automations.commands.js';
 import { bugCommands } from './bugs/bugs.commands.js';
 import { commentCommands } from './bugs/comments.commands.js';
 import { planningCommands } from './bugs/planning.commands.js';
@@ -42,6 +43,7 @@ export const declaredCommands: readonly CommandMount[] = [
   },
   { base: '/api/milestones', commands: milestoneCommands },
   { base: '/api/notifications', commands: notificationCommands },
+  { base: '/api/automations', commands: automationCommands },
   { base: '/api/chats', commands: chatCommands },
   // The spec's chat-server paths: the same commands, as the chat router is mounted at both.
   { base: '/chats', commands: chatCommands, operationIdPrefix: 'chatServer' },

@@ -263,3 +263,88 @@ function valueIssue(
       return values.every((v) => typeof v === 'string') ? null : automationMessages.text(def.name);
   }
 }
+
+/** What a rule's actions are checked against, beyond its conditions' words. */
+export type ActionContext = AutomationContext &
+  Readonly<{
+    /** The rule's project (null: a rule of every project). */
+    projectId: string | null;
+    /** The people its actions name who exist, with their roles. */
+    users: readonly { id: string; role: string }[];
+    /** The milestones its actions name that exist, with their projects. */
+    milestones: readonly { id: string; projectId: string }[];
+  }>;
+
+/** The bug's own fields a `set_field` may set, beside custom fields. */
+export const settableFields = ['priority', 'severity', 'module'] as const;
+
+/**
+ * What is wrong with a rule's actions, each naming its place (`then.1.labelId`): a field it
+ * cannot set or a value that field cannot hold, a label, person or milestone that does not
+ * exist, a milestone of another project, a developer who is not one.
+ */
+export function actionIssues(actions: readonly AutomationAction[], context: ActionContext): FieldIssue[] {
+  return actions.flatMap((action, index) => {
+    const issue = actionIssue(action, context);
+    return issue ? [{ field: `then.${index}.${issue.at}`, message: issue.message }] : [];
+  });
+}
+
+function actionIssue(action: AutomationAction, context: ActionContext): { at: string; message: string } | null {
+  const knownUser = (id: string, role?: string) => context.users.some((u) => u.id === id && (!role || u.role === role));
+  switch (action.type) {
+    case 'set_field': {
+      const { field, value } = action;
+      if (field === 'priority' || field === 'severity') {
+        const allowed = field === 'priority' ? priorities : severities;
+        return allowed.some((a) => equal(a, value ?? ''))
+          ? null
+          : { at: 'value', message: automationMessages.oneOf(field, allowed) };
+      }
+      if (field === 'module') {
+        return value === null || typeof value === 'string'
+          ? null
+          : { at: 'value', message: automationMessages.text(field) };
+      }
+      const defs = context.fields.get(field);
+      if (!defs?.length) return { at: 'field', message: automationMessages.unknownField(field) };
+      if (value === null) return null;
+      for (const def of defs) {
+        const values = Array.isArray(value) ? value : [value];
+        if (def.type !== 'multi_select' && Array.isArray(value))
+          return { at: 'value', message: automationMessages.listNeedsIn(def.name) };
+        if (def.type === 'user') {
+          const person = values.find((v) => !knownUser(String(v)));
+          if (person !== undefined) return { at: 'value', message: automationMessages.unknownUser(String(person)) };
+          continue;
+        }
+        const issue = valueIssue(def, 'is', values);
+        if (issue) return { at: 'value', message: issue };
+      }
+      return null;
+    }
+    case 'assign': {
+      const unknown = action.userIds.find((id) => !knownUser(id, 'developer'));
+      return unknown === undefined ? null : { at: 'userIds', message: automationMessages.unknownUser(unknown) };
+    }
+    case 'notify': {
+      const unknown = (action.userIds ?? []).find((id) => !knownUser(id));
+      return unknown === undefined ? null : { at: 'userIds', message: automationMessages.unknownUser(unknown) };
+    }
+    case 'add_label':
+    case 'remove_label':
+      return context.labels.some((l) => l.id === action.labelId || equal(l.name, action.labelId))
+        ? null
+        : { at: 'labelId', message: automationMessages.unknownLabel(action.labelId) };
+    case 'set_milestone': {
+      if (action.milestoneId === null) return null;
+      const milestone = context.milestones.find((m) => m.id === action.milestoneId);
+      if (!milestone) return { at: 'milestoneId', message: automationMessages.unknownMilestone };
+      return context.projectId !== null && milestone.projectId !== context.projectId
+        ? { at: 'milestoneId', message: automationMessages.milestoneElsewhere }
+        : null;
+    }
+    default:
+      return null;
+  }
+}

@@ -3,8 +3,9 @@ import { type Actor, assertNever, type Command, type Decider, type Event } from 
 import { userMessages } from '../users/user-vocabulary.js';
 import type { AutomationEventData, AutomationWhen, automationEventSchemas } from './automation.schemas.js';
 import {
+  type ActionContext,
   type AutomationAction,
-  type AutomationContext,
+  actionIssues,
   automationLimits,
   automationMessages,
   conditionIssues,
@@ -91,7 +92,7 @@ export function evolveAutomation(state: AutomationState, event: AutomationEvent)
  * Who asks, and what write-api learnt for them: the projects they lead, and what the rule's
  * words are checked against (its project's fields, or every project's for a rule of all).
  */
-type Checked = { ledProjects: readonly string[]; context: AutomationContext };
+type Checked = { ledProjects: readonly string[]; context: ActionContext };
 
 export type CreateAutomation = Command<
   'CreateAutomation',
@@ -146,9 +147,15 @@ function existing(state: AutomationState, actor: Actor | null, ledProjects: read
   return state;
 }
 
-function assertWords(when: AutomationWhen | undefined, context: AutomationContext) {
-  if (!when) return;
-  const issues = conditionIssues(when.conditions, context);
+function assertWords(
+  when: AutomationWhen | undefined,
+  actions: readonly AutomationAction[] | undefined,
+  context: ActionContext,
+) {
+  const issues = [
+    ...(when ? conditionIssues(when.conditions, context) : []),
+    ...(actions ? actionIssues(actions, context) : []),
+  ];
   if (issues.length > 0) throw new ValidationError(issues[0]!.message, issues);
 }
 
@@ -159,7 +166,7 @@ export function decideAutomation(command: AutomationCommand, state: AutomationSt
       const { ledProjects, context, ...d } = command.data;
       assertManager(actor, d.projectId, ledProjects);
       if (state.exists) return [];
-      assertWords(d.when, context);
+      assertWords(d.when, d.actions, context);
       return [
         {
           type: 'AutomationCreated',
@@ -178,7 +185,7 @@ export function decideAutomation(command: AutomationCommand, state: AutomationSt
       const { ledProjects, context, automationId, ...asked } = command.data;
       const rule = existing(state, actor, ledProjects);
       assertManager(actor, rule.projectId, ledProjects);
-      assertWords(asked.when, context);
+      assertWords(asked.when, asked.actions, context);
       const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
       const changes: Omit<AutomationEventData<'AutomationChanged'>, 'automationId'> = {};
       if (asked.name !== undefined && asked.name !== rule.name) changes.name = asked.name;

@@ -5,7 +5,8 @@ import { userMessages } from '../users/user-vocabulary.js';
 import { type AutomationCommand, type AutomationEvent, automationDecider, canManageAutomation } from './automation.js';
 import { createAutomationBody, simulateAutomationBody, updateAutomationBody } from './automation.schemas.js';
 import {
-  type AutomationContext,
+  type ActionContext,
+  actionIssues,
   automationMessages,
   type BugFacts,
   conditionHolds,
@@ -30,7 +31,16 @@ const facts: BugFacts = {
   fields: { customer: 'Acme', story_points: 5, platforms: ['iOS', 'Web'], found_on: '2026-11-30' },
 };
 
-const context: AutomationContext = {
+const context: ActionContext = {
+  projectId: 'p-web',
+  users: [
+    { id: 'dev-1', role: 'developer' },
+    { id: 'tess', role: 'tester' },
+  ],
+  milestones: [
+    { id: 'm-1', projectId: 'p-web' },
+    { id: 'm-ops', projectId: 'p-ops' },
+  ],
   fields: new Map([
     ['customer', [{ type: 'select', name: 'Customer', options: ['Acme', 'Globex'] }]],
     ['story_points', [{ type: 'number', name: 'Story points', options: [] }]],
@@ -135,11 +145,59 @@ describe('automation conditions', () => {
   });
 });
 
+describe('automation actions', () => {
+  it('refuses what does not exist or cannot be set, naming the place', () => {
+    expect(
+      actionIssues(
+        [
+          { type: 'set_field', field: 'customer', value: 'Initech' },
+          { type: 'set_field', field: 'colour', value: 'red' },
+          { type: 'set_field', field: 'priority', value: 'Urgent' },
+          { type: 'set_field', field: 'story_points', value: 'many' },
+          { type: 'assign', userIds: ['tess'] },
+          { type: 'add_label', labelId: 'l-gone' },
+          { type: 'set_milestone', milestoneId: 'm-ops' },
+          { type: 'set_milestone', milestoneId: 'm-none' },
+          { type: 'notify', userIds: ['nobody'] },
+          { type: 'set_field', field: 'customer', value: ['Acme'] },
+        ],
+        context,
+      ),
+    ).toEqual([
+      { field: 'then.0.value', message: 'Customer must be one of: Acme, Globex' },
+      { field: 'then.1.field', message: 'Unknown field: colour' },
+      { field: 'then.2.value', message: automationMessages.oneOf('priority', ['Low', 'Medium', 'High']) },
+      { field: 'then.3.value', message: 'Story points must be a number' },
+      { field: 'then.4.userIds', message: automationMessages.unknownUser('tess') },
+      { field: 'then.5.labelId', message: automationMessages.unknownLabel('l-gone') },
+      { field: 'then.6.milestoneId', message: automationMessages.milestoneElsewhere },
+      { field: 'then.7.milestoneId', message: automationMessages.unknownMilestone },
+      { field: 'then.8.userIds', message: automationMessages.unknownUser('nobody') },
+      { field: 'then.9.value', message: automationMessages.listNeedsIn('Customer') },
+    ]);
+    expect(
+      actionIssues(
+        [
+          { type: 'set_field', field: 'customer', value: null },
+          { type: 'set_field', field: 'platforms', value: ['iOS'] },
+          { type: 'set_field', field: 'module', value: 'Checkout' },
+          { type: 'assign', userIds: ['dev-1'] },
+          { type: 'add_label', labelId: 'urgent' },
+          { type: 'set_milestone', milestoneId: 'm-1' },
+          { type: 'notify', role: 'admin' },
+          { type: 'comment', body: 'Looked at by the rule' },
+          { type: 'set_status', status: 'In Progress' },
+        ],
+        context,
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('automation bodies', () => {
   const rule = {
     name: 'Triage',
     when: { event: 'bug.reported', conditions: [{ field: 'priority', op: 'is', value: 'High' }] },
-    // biome-ignore lint/suspicious/noThenProperty: api.md's word for a rule's actions
     then: [
       { type: 'add_label', labelId: 'l-urgent' },
       { type: 'assign', userIds: ['dev-1'] },
@@ -149,7 +207,6 @@ describe('automation bodies', () => {
   };
 
   /** The rule with other actions (api.md calls them `then`). */
-  // biome-ignore lint/suspicious/noThenProperty: api.md's word for a rule's actions
   const withActions = (actions: unknown[]) => ({ ...rule, then: actions });
 
   it('reads a rule: enabled by default, a status in any spelling', () => {

@@ -1,4 +1,11 @@
-import { bugStreamDecider, decideWorklog, logWorkBody, streams, worklogMessages } from '@bugtrail/domain';
+import {
+  bugStreamDecider,
+  decideWorklog,
+  ForbiddenError,
+  logWorkBody,
+  streams,
+  worklogMessages,
+} from '@bugtrail/domain';
 import { errorAnswer, invalidAnswer } from '@bugtrail/platform';
 import { z } from 'zod';
 import { defineCommand } from '../command.js';
@@ -100,6 +107,10 @@ export const deleteWorkEntry = defineCommand({
   summary: 'Delete a worklog entry (whoever logged it, admins)',
   tags: [...tags, 'time'],
   audience: ['admin', 'whoever logged it'],
+  // Testers never log time: theirs is no entry to look for (403 at the door, not 404).
+  admits: (actor) => {
+    if (actor.role === 'tester') throw new ForbiddenError(worklogMessages.notYours);
+  },
   params: entryParams,
   stream: ({ params }) => streams.bug(params.id),
   decider,

@@ -280,6 +280,7 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
       .replace('{entryId}', 'any-entry')
       .replace('/api/labels/{id}', '/api/labels/any-label')
       .replace('/api/milestones/{id}', '/api/milestones/any-milestone')
+      .replace('/api/automations/{id}', '/api/automations/any-rule')
       // The default project, General, which every installation has (issue 35).
       .replace('/api/projects/{id}', '/api/projects/00000000-0000-4000-8000-000000000001')
       .replace('{userId}', userId);
