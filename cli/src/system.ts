@@ -30,6 +30,7 @@ import {
   UploadSpool,
 } from '@bugtrail/platform';
 import {
+  AutomationReactor,
   allProjections,
   ChatAiReactor,
   chatAiReactorMigrations,
@@ -177,6 +178,10 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   });
   await webhookReactor.prepare();
   if (parts.has('projector')) webhookReactor.start();
+  // Automation rules (ADR 029): one leader, beside the projector, on its own checkpoint.
+  const automationReactor = new AutomationReactor(commands, pool, { logger });
+  await automationReactor.prepare();
+  if (parts.has('projector')) automationReactor.start();
   // The clock's notifications (due soon, overdue): one leader, beside the projector.
   const dueReminders = new DueReminders(commands, pool, { logger });
   if (parts.has('projector')) dueReminders.start();
@@ -264,6 +269,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
       closed = true;
       await aiReactor.stop();
       await webhookReactor.stop();
+      await automationReactor.stop();
       await dueReminders.stop();
       await mailReactor?.stop();
       mailer?.close();

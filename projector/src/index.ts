@@ -1,6 +1,7 @@
 export * from './analytics/analytics.js';
 export * from './analytics/analytics.views.js';
 export { analyticsDictionary } from './analytics/dictionary.js';
+export * from './automations/automation-reactor.js';
 export * from './automations/automations.projection.js';
 export * from './automations/automations.queries.js';
 export * from './bugs/bug-visibility.js';

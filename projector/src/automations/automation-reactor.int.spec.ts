@@ -1,0 +1,181 @@
+import { type RecordedEvent, START } from '@bugtrail/eventstore';
+import { createLogger } from '@bugtrail/platform';
+import { countStoredEvents, http, registerUser, type TestUser } from '@bugtrail/testing';
+import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AutomationReactor } from './automation-reactor.js';
+
+/**
+ * Issue 38, the automation reactor (ADR 029) on a real system: a rule acts on a matching report
+ * through the one write path, its changes carry `metadata.rule`, its run is recorded; it does not
+ * act on what came before it, nor on what does not match; two rules that trigger each other stop
+ * after five rule-made changes; running the same events again appends nothing.
+ */
+describe('the automation reactor', () => {
+  let t: TestSystem;
+  let api: ReturnType<typeof http>;
+  let admin: TestUser;
+  let tess: TestUser;
+  let dan: TestUser;
+  let web: { _id: string; key: string };
+  let urgent: { _id: string };
+  let triage = '';
+
+  const report = async (title: string, priority: string, fields?: Record<string, unknown>) => {
+    const answer = await api.post(
+      '/api/bugs',
+      {
+        title,
+        description: 'A bug for the rules to see.',
+        priority,
+        projectId: web._id,
+        ...(fields ? { fields } : {}),
+      },
+      tess.token,
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    return answer.body.bug as { _id: string };
+  };
+  const eventsOf = (bugId: string) => t.system.store.readStream(`bug-${bugId}`);
+  /** Waits until the reactor has read everything appended so far. */
+  const settled = async () => {
+    // Until it has read everything, what it appended itself included: the checkpoint is read
+    // first, so whatever it appended before saving it is in the head read after.
+    for (let i = 0; i < 400; i++) {
+      const { rows } = await t.system.pool.query(`select position from projector.reactors where name = 'automations'`);
+      const head = await t.system.store.headPosition();
+      if (rows[0]?.position >= head) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('the automation reactor did not catch up');
+  };
+
+  beforeAll(async () => {
+    t = await startTestSystem();
+    api = http(t.url);
+    admin = await registerUser(t.url, 'admin', 'Ada Admin');
+    tess = await registerUser(t.url, 'tester', 'Tess Tester');
+    dan = await registerUser(t.url, 'developer', 'Dan Developer');
+    // A team project: reports come in without an assignee (its triage), for the rule to assign.
+    web = (await api.post('/api/projects', { key: 'WEB', name: 'Web', access: 'team' }, admin.token)).body;
+    for (const user of [tess, dan]) {
+      expect(
+        (await api.put(`/api/projects/${web._id}/members/${user.id}`, { role: 'member' }, admin.token)).status,
+      ).toBe(200);
+    }
+    await api.post(
+      `/api/projects/${web._id}/fields`,
+      { name: 'Customer', type: 'select', options: ['Acme', 'Globex'] },
+      admin.token,
+    );
+    urgent = (await api.post('/api/labels', { name: 'urgent', color: '#dc2626' }, admin.token)).body;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('acts on a matching report through the write path, by rule, and records the run', async () => {
+    const before = await report('Reported before the rule', 'High', { customer: 'Acme' });
+    const made = await api.post(
+      '/api/automations',
+      {
+        name: 'Triage',
+        projectId: web._id,
+        when: {
+          event: 'bug.reported',
+          conditions: [
+            { field: 'priority', op: 'is', value: 'High' },
+            { field: 'customer', op: 'is', value: 'Acme' },
+          ],
+        },
+        then: [
+          { type: 'add_label', labelId: urgent._id },
+          { type: 'assign', userIds: [dan.id] },
+          { type: 'comment', body: 'Triaged: urgent for Acme.' },
+        ],
+      },
+      admin.token,
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    triage = made.body._id;
+    const matching = await report('Checkout fails for Acme', 'High', { customer: 'Acme' });
+    const otherCustomer = await report('Checkout fails for Globex', 'High', { customer: 'Globex' });
+    const low = await report('A typo for Acme', 'Low', { customer: 'Acme' });
+    await settled();
+
+    const events = await eventsOf(matching._id);
+    const byRule = events.filter((e) => e.metadata.rule);
+    expect(byRule.map((e) => e.type)).toEqual(['BugLabelsAdded', 'DevelopersAssigned', 'CommentAdded']);
+    for (const e of byRule) {
+      expect(e.metadata.rule).toEqual({ _id: triage, name: 'Triage', depth: 1 });
+      expect(e.metadata.actorId).toBe(admin.id);
+    }
+    for (const bug of [before, otherCustomer, low]) {
+      expect(
+        (await eventsOf(bug._id)).filter((e) => e.metadata.rule),
+        bug._id,
+      ).toEqual([]);
+    }
+    // The bug answers say so, and the run log does.
+    const bug = (await api.get(`/api/bugs/${matching._id}`, admin.token)).body;
+    expect(bug.labels.map((l: { name: string }) => l.name)).toEqual(['urgent']);
+    expect(bug.assignedTo.map((u: { _id: string }) => u._id)).toEqual([dan.id]);
+    const runs = (await api.get(`/api/automations/${triage}/runs`, admin.token)).body.runs;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({
+      bugId: matching._id,
+      trigger: 'bug.reported',
+      failed: false,
+      outcomes: [
+        { type: 'add_label', outcome: 'done' },
+        { type: 'assign', outcome: 'done' },
+        { type: 'comment', outcome: 'done' },
+      ],
+    });
+  });
+
+  it('stops two rules that trigger each other after five rule-made changes', async () => {
+    const pingPong = (name: string, from: string, to: string) =>
+      api.post(
+        '/api/automations',
+        {
+          name,
+          projectId: web._id,
+          when: { event: 'bug.field_changed', conditions: [{ field: 'severity', op: 'is', value: from }] },
+          then: [{ type: 'set_field', field: 'severity', value: to }],
+        },
+        admin.token,
+      );
+    expect((await pingPong('Up', 'Major', 'Critical')).status).toBe(201);
+    expect((await pingPong('Down', 'Critical', 'Major')).status).toBe(201);
+    const bug = await report('Severity keeps changing', 'Medium');
+    const edited = await api.put(`/api/bugs/${bug._id}`, { severity: 'Major' }, tess.token);
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    await settled();
+    const byRule = (await eventsOf(bug._id)).filter((e) => e.metadata.rule);
+    expect(byRule.map((e) => [e.metadata.rule!.name, e.metadata.rule!.depth])).toEqual([
+      ['Up', 1],
+      ['Down', 2],
+      ['Up', 3],
+      ['Down', 4],
+      ['Up', 5],
+    ]);
+    expect((await api.get(`/api/bugs/${bug._id}`, admin.token)).body.severity).toBe('Critical');
+  });
+
+  it('appends nothing new when the same events are run again (a crash before the checkpoint, a second leader)', async () => {
+    await settled();
+    const all: RecordedEvent[] = [];
+    for (let from = START; ; ) {
+      const page = await t.system.store.readAll(from, 500);
+      if (page.length === 0) break;
+      all.push(...page);
+      from = page.at(-1)!.position;
+    }
+    const before = await countStoredEvents(t.system.pool);
+    const again = new AutomationReactor(t.system.commands, t.system.pool, { logger: createLogger('silent') });
+    await again.react(all);
+    expect(await t.system.store.readAll(all.at(-1)!.position, 100)).toEqual([]);
+    expect(await countStoredEvents(t.system.pool)).toBe(before);
+  });
+});
