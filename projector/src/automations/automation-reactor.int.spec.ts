@@ -40,11 +40,12 @@ describe('the automation reactor', () => {
   /** Waits until the reactor has read everything appended so far. */
   const settled = async () => {
     // Until it has read everything, what it appended itself included: the checkpoint is read
-    // first, so whatever it appended before saving it is in the head read after.
+    // first, so whatever it appended before saving it is in the newest event read after. (Not
+    // headPosition: that stays below every transaction still open, and so may lag behind.)
     for (let i = 0; i < 400; i++) {
       const { rows } = await t.system.pool.query(`select position from projector.reactors where name = 'automations'`);
-      const head = await t.system.store.headPosition();
-      if (rows[0]?.position >= head) return;
+      const [newest] = await t.system.store.readAllBackwards({ limit: 1 });
+      if (rows[0]?.position >= (newest?.position ?? '')) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     throw new Error('the automation reactor did not catch up');
@@ -120,6 +121,17 @@ describe('the automation reactor', () => {
     const bug = (await api.get(`/api/bugs/${matching._id}`, admin.token)).body;
     expect(bug.labels.map((l: { name: string }) => l.name)).toEqual(['urgent']);
     expect(bug.assignedTo.map((u: { _id: string }) => u._id)).toEqual([dan.id]);
+    // History shows each change with its rule ("by rule Triage" on the bug page).
+    const history = (await api.get(`/api/bugs/${matching._id}/history`, admin.token)).body.events as {
+      type: string;
+      actor: { _id: string };
+      metadata: { rule?: { name: string } };
+    }[];
+    expect(history.filter((e) => e.metadata.rule?.name === 'Triage').map((e) => [e.type, e.actor._id])).toEqual([
+      ['BugLabelsAdded', admin.id],
+      ['DevelopersAssigned', admin.id],
+      ['CommentAdded', admin.id],
+    ]);
     const runs = (await api.get(`/api/automations/${triage}/runs`, admin.token)).body.runs;
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({

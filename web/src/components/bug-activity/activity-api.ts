@@ -26,6 +26,8 @@ export type HistoryEntry = {
   /** Field keys as the bug answer spells them (`status`, `assignedTo`, …). */
   changes: FieldChange[];
   data: Record<string, unknown>;
+  /** As stored; `rule`: an automation rule made this change (api.md "Automation rules"). */
+  metadata?: { rule?: { _id: string; name: string; depth: number } };
   /** Present once the event store keeps a hash chain (api.md "Audit trail"). */
   hash?: string;
   prevHash?: string;

@@ -95,6 +95,7 @@ export function ActivityFeedCard({
                     <div className="min-w-0 flex-1">
                       <p className="text-sm break-words text-slate-700">
                         <span className="font-semibold text-slate-900">{actor.name}</span> {row.summary}
+                        {row.rule ? <span className="text-slate-500"> by rule {row.rule.name}</span> : null}
                       </p>
                       <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-xs text-slate-500">
                         <Link

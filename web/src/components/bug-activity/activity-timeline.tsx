@@ -68,6 +68,7 @@ export function ActivityTimeline({ rows, viewAs, people, at, brokenAt, onShowMom
                     {actor.name}
                   </span>{' '}
                   {row.summary}
+                  {row.rule ? <span className="text-slate-500"> by rule {row.rule.name}</span> : null}
                 </p>
                 <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-xs text-slate-500">
                   <time dateTime={row.at} title={formatExact(row.at)}>

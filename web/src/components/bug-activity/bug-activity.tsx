@@ -57,7 +57,7 @@ export function BugActivity({ bugId, viewAs, className }: { bugId: string; viewA
   const moments = useMemo(() => changeMoments(events ?? []), [events]);
   const describeMoment = (moment: string) => {
     const row = [...rows].reverse().find((r) => r.at === moment) ?? rows.find((r) => r.at === moment);
-    return row ? `${row.actor?.name ?? 'System'} ${row.summary}` : '';
+    return row ? `${row.actor?.name ?? 'System'} ${row.summary}${row.rule ? ` by rule ${row.rule.name}` : ''}` : '';
   };
   const integrity = history.data?.integrity;
 

@@ -131,6 +131,8 @@ export type ActivityRow = {
   /** Every revision the row stands for (a report folds its first assignments, steps and links in). */
   revisions: number[];
   actor: HistoryEntry['actor'];
+  /** The automation rule that made it, when one did: shown "by rule <name>". */
+  rule?: { _id: string; name: string } | undefined;
   summary: string;
   details: FieldChange[];
 };
@@ -330,6 +332,7 @@ export function activityRows(entries: readonly HistoryEntry[], viewAs: Role): Ac
       at: entry.at,
       revisions: [entry.revision],
       actor: entry.actor,
+      ...(entry.metadata?.rule ? { rule: { _id: entry.metadata.rule._id, name: entry.metadata.rule.name } } : {}),
       ...describe(entry, viewAs),
     };
     if (entry.type === 'BugReported') {

@@ -45,6 +45,20 @@ describe('the timeline in plain words', () => {
     });
   });
 
+  it('says which automation rule made a change, and keeps a rule’s assignment out of the report’s row', () => {
+    const t1 = '2025-03-12T10:00:01.000Z';
+    const byRule: HistoryEntry = {
+      ...entry('DevelopersAssigned', ada, t1, { developerIds: [dana._id] }, [
+        { field: 'assignedTo', from: [], to: [dana] },
+      ] as never),
+      metadata: { rule: { _id: 'r-1', name: 'Triage', depth: 1 } },
+    };
+    const rows = activityRows([...report, byRule], 'admin');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.rule).toBeUndefined();
+    expect(rows[1]).toMatchObject({ actor: ada, rule: { _id: 'r-1', name: 'Triage' } });
+  });
+
   it('names the Status field, old then new, in the words of the viewer', () => {
     const moved = entry('BugStatusChanged', dana, '2025-03-12T11:00:00.000Z', { from: 'Open', to: 'In Progress' });
     expect(activityRows([moved], 'tester')[0]!.summary).toBe('changed Status from Open to In Progress');
