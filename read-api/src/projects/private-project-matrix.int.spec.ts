@@ -48,6 +48,7 @@ describe('a private project’s bug, through every read operation and the live s
   let bug: { _id: string; number: number; key: string };
   let fileId: string;
   let milestoneId: string;
+  let ruleId: string;
   let publicBugId: string;
   const streams = new Map<Actor, SseReader>();
   const before = new Map<string, HttpAnswer>();
@@ -66,6 +67,7 @@ describe('a private project’s bug, through every read operation and the live s
       .replace('{key}', bug.key)
       .replace('{idOrKey}', sec._id)
       .replace('/api/milestones/{id}', `/api/milestones/${milestoneId}`)
+      .replace('/api/automations/{id}', `/api/automations/${ruleId}`)
       // Admins' own objects, refused to everyone else at the door.
       .replace('/api/webhooks/{id}', '/api/webhooks/00000000-0000-4000-8000-000000000000');
     if (filled.includes('{')) throw new Error(`${method} ${template}: a path parameter was left unfilled`);
@@ -128,6 +130,7 @@ describe('a private project’s bug, through every read operation and the live s
     bug = placeholders;
     fileId = 'x';
     milestoneId = 'x';
+    ruleId = 'x';
     for (const [template, item] of Object.entries(doc.body.paths as Record<string, Record<string, unknown>>)) {
       for (const method of Object.keys(item)) {
         const key = `${method} ${template}`;
@@ -183,6 +186,19 @@ describe('a private project’s bug, through every read operation and the live s
     );
     expect(milestone.status, JSON.stringify(milestone.body)).toBe(201);
     milestoneId = milestone.body._id;
+    // A rule of the project, named with the mark (issue 38): its leads and admins read it.
+    const rule = await api.post(
+      '/api/automations',
+      {
+        name: `Vault rule ${MARK}`,
+        projectId: sec._id,
+        when: { event: 'bug.reported', conditions: [] },
+        then: [{ type: 'comment', body: `Seen ${MARK}` }],
+      },
+      people.admin.token,
+    );
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    ruleId = rule.body._id;
     // Time logged on it, with a note only its project may read (issue 37).
     const logged = await api.post(
       `/api/bugs/${bug._id}/worklog`,
