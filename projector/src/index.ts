@@ -4,6 +4,7 @@ export { analyticsDictionary } from './analytics/dictionary.js';
 export * from './automations/automation-reactor.js';
 export * from './automations/automations.projection.js';
 export * from './automations/automations.queries.js';
+export * from './automations/simulate.js';
 export * from './bugs/bug-visibility.js';
 export { bugsProjection } from './bugs/bugs.projection.js';
 export * from './bugs/bugs.queries.js';

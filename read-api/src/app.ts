@@ -44,8 +44,14 @@ const isApiPath = (p: string) =>
  */
 export const readApiPostPaths = ['/api/bugs/suggestions'] as const;
 
+/** A rule's dry run over history (issue 38): a question that changes nothing, by pattern. */
+const readApiPostPattern = /^\/api\/automations\/(?:[^/]{1,100}\/)?simulate$/;
+
 export function isReadApiPost(method: string, pathname: string): boolean {
-  return method === 'POST' && (readApiPostPaths as readonly string[]).includes(pathname);
+  return (
+    method === 'POST' &&
+    ((readApiPostPaths as readonly string[]).includes(pathname) || readApiPostPattern.test(pathname))
+  );
 }
 
 /** read-api: every GET, from the read models; also the web app and uploads. */

@@ -29,8 +29,9 @@ const conditionValue = z.union([scalar, z.array(scalar).min(1).max(automationLim
 
 const conditionSchema = z.object({
   field: z.string({ error: 'field is required' }).trim().min(1, 'field is required').max(60),
-  op: z.string({ error: 'op is required' }).refine((op) => (conditionOps as readonly string[]).includes(op), {
-    error: (issue) => automationMessages.unknownOp(String(issue.input)),
+  op: z.enum(conditionOps, {
+    error: (issue) =>
+      issue.input === undefined ? 'op is required' : automationMessages.unknownOp(String(issue.input)),
   }),
   value: conditionValue,
 });

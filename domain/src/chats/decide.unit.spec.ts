@@ -12,7 +12,6 @@ function given(events: readonly ChatEvent[]) {
   return {
     state,
     when: (command: ChatCommand) => ({
-      // biome-ignore lint/suspicious/noThenProperty: the given/when/then reading of decider tests; never awaited
       then(expected: readonly ChatEvent[]) {
         expect(chatDecider.decide(command, state)).toEqual(expected);
       },

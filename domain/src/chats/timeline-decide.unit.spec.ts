@@ -47,7 +47,6 @@ function given(chat: ChatState, events: readonly ChatMessageEvent[] = []) {
   return {
     timeline,
     when: (command: TimelineCommand) => ({
-      // biome-ignore lint/suspicious/noThenProperty: the given/when/then reading of decider tests; never awaited
       then: (expected: readonly ChatMessageEvent[]) => expect(run(command)()).toEqual(expected),
       thenThrows: (type: new (...args: any[]) => Error, message: string) => {
         expect(run(command)).toThrow(message);

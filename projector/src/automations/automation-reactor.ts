@@ -4,7 +4,6 @@ import {
   type AutomationEvent,
   type AutomationState,
   automationDecider,
-  automationLimits,
   type BugFacts,
   type BugState,
   bugDecider,
@@ -18,7 +17,7 @@ import {
   decideBugLabels,
   decideBugMilestone,
   evolveAutomation,
-  evolveBug,
+  evolveBugWith,
   initialAutomationState,
   initialBugState,
   labelDecider,
@@ -36,6 +35,7 @@ import type { Logger } from '@bugtrail/platform';
 import type pg from 'pg';
 import { LeaderLoop } from '../runtime/leader-loop.js';
 import { reactorPosition, saveReactorPosition, startAtHeadOnFirstRun } from '../runtime/reactor-checkpoint.js';
+import { isTrigger } from './simulate.js';
 
 const LEADER_LOCK = 7310090;
 const REACTOR = 'automations';
@@ -160,16 +160,13 @@ export class AutomationReactor {
       }
       const trigger = triggerOf(event.type);
       if (!trigger || !event.streamId.startsWith('bug-')) continue;
-      const made = event.metadata.rule;
-      if (made && made.depth >= automationLimits.chainDepth) continue;
+      // The same test as a simulation's: its event, not its own change, not past the chain's end.
       const rules = [...this.rules.entries()].filter(
         ([id, rule]) =>
           rule.state.enabled &&
           !rule.state.deleted &&
-          rule.state.when.event === trigger &&
           rule.activeFrom < event.position &&
-          // A rule's own changes never trigger it again.
-          made?._id !== id,
+          isTrigger(event, { id, when: rule.state.when }),
       );
       if (rules.length === 0) continue;
       const facts = await this.factsAt(event);
@@ -198,7 +195,7 @@ export class AutomationReactor {
         e.metadata.occurredAt === event.metadata.occurredAt &&
         JSON.stringify(e.metadata.rule ?? null) === JSON.stringify(event.metadata.rule ?? null);
       if (e.revision > event.revision && !sameCommand) break;
-      state = evolveBug(state, e as never);
+      state = evolveBugWith(state, e);
     }
     if (state.kind !== 'reported' || state.deleted) return null;
     return { bug: state, facts: await this.factsOf(state) };

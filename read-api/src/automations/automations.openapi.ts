@@ -1,7 +1,14 @@
 import { automationMessages } from '@bugtrail/domain';
 import { invalidAnswer, notFoundAnswer, type RouteSpec, schemaNames } from '@bugtrail/platform';
 import { z } from 'zod';
-import { automationDtoSchema, automationRunsAnswer, automationRunsQuery } from './automations.schemas.js';
+import {
+  automationDtoSchema,
+  automationRunsAnswer,
+  automationRunsQuery,
+  simulateDraftBody,
+  simulateWindowBody,
+  simulationAnswer,
+} from './automations.schemas.js';
 
 schemaNames.add(automationDtoSchema, { id: 'Automation' });
 
@@ -41,6 +48,39 @@ export const automationReadOperations: RouteSpec[] = [
     responses: {
       200: { description: 'The runs', schema: automationRunsAnswer },
       400: invalidAnswer,
+      404: notFound,
+    },
+  },
+  {
+    method: 'post',
+    path: '/{id}/simulate',
+    summary: 'Replay a rule over a stretch of history: what it would have matched and done, changing nothing',
+    description:
+      'Read off the event log: each triggering event in [from, to), the bug as that event’s command left it, the same conditions the live rule uses.',
+    tags,
+    params,
+    body: { schema: simulateWindowBody, fields: { from: 'ISO 8601 date or time', to: 'ISO 8601, after from' } },
+    responses: { 200: { description: 'The simulation', schema: simulationAnswer }, 400: invalidAnswer, 404: notFound },
+  },
+  {
+    method: 'post',
+    path: '/simulate',
+    summary: 'Replay a rule not saved yet (the editor’s) over a stretch of history, changing nothing',
+    tags,
+    body: {
+      schema: simulateDraftBody,
+      fields: {
+        when: 'As POST /api/automations',
+        // biome-ignore lint/suspicious/noThenProperty: api.md's word for a rule's actions (a description here)
+        then: 'As POST /api/automations',
+        from: 'ISO 8601',
+        to: 'ISO 8601',
+      },
+    },
+    responses: {
+      200: { description: 'The simulation', schema: simulationAnswer },
+      400: invalidAnswer,
+      403: { description: `"${automationMessages.cannotManage}"`, schema: z.object({ message: z.string() }) },
       404: notFound,
     },
   },

@@ -1,5 +1,12 @@
-import { type Actor, automationMessages, NotFoundError, seesEveryProject } from '@bugtrail/domain';
-import { type AuthEnv, readQuery, requireAuth } from '@bugtrail/platform';
+import {
+  type Actor,
+  automationMessages,
+  ForbiddenError,
+  NotFoundError,
+  projectMessages,
+  seesEveryProject,
+} from '@bugtrail/domain';
+import { type AuthEnv, readJson, readQuery, requireAuth } from '@bugtrail/platform';
 import {
   type AutomationDto,
   automationRuns,
@@ -7,11 +14,13 @@ import {
   findAutomation,
   ledProjectIds,
   listAutomations,
+  resolveProjectIds,
+  simulateRule,
 } from '@bugtrail/projector';
 import { type Context, Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
 import { registerTopicFilter } from '../live/topic-filters.js';
-import { automationRunsQuery } from './automations.schemas.js';
+import { automationRunsQuery, simulateDraftBody, simulateWindowBody } from './automations.schemas.js';
 
 /**
  * Automation rules (api.md "Automation rules", issue 38): admins and auditors read every rule;
@@ -44,6 +53,30 @@ export function createAutomationsRoutes(deps: ReadApiDeps) {
   app.get('/', async (c) => {
     const scope = await readableScope(deps, c.var.actor);
     return c.json({ automations: await listAutomations(deps.db, scope) });
+  });
+  // A draft's dry run (the editor, before it is saved): admins, and leads for their project's.
+  app.post('/simulate', async (c) => {
+    const body = await readJson(c, simulateDraftBody);
+    const actor = c.var.actor;
+    let projectId: string | null = null;
+    if (body.projectId) {
+      const [id] = await resolveProjectIds(deps.db, [body.projectId]);
+      const scope = await readableScope(deps, actor);
+      if (!id || (!seesEveryProject(actor) && !scope.projects?.includes(id))) {
+        throw new NotFoundError(projectMessages.notFound);
+      }
+      projectId = id;
+    } else if (!seesEveryProject(actor)) {
+      throw new ForbiddenError(automationMessages.cannotManage);
+    }
+    const rule = { id: null, projectId, when: body.when, actions: body.then };
+    return c.json(await simulateRule(deps.store, rule, { from: body.from, to: body.to }));
+  });
+  app.post('/:id/simulate', async (c) => {
+    const rule = await readableRule(c, deps);
+    const window = await readJson(c, simulateWindowBody);
+    const simulated = { id: rule._id, projectId: rule.projectId, when: rule.when, actions: rule.then };
+    return c.json(await simulateRule(deps.store, simulated, window));
   });
   app.get('/:id', async (c) => c.json(await readableRule(c, deps)));
   app.get('/:id/runs', async (c) => {

@@ -1,3 +1,4 @@
+import { automationMessages, createAutomationBody } from '@bugtrail/domain';
 import { z } from 'zod';
 
 export const automationRunsQuery = z.object({
@@ -51,4 +52,36 @@ export const automationRunsAnswer = z.object({
     }),
   ),
   nextCursor: z.string().nullable(),
+});
+
+/** The stretch of history a rule is replayed over: [from, to). */
+export const simulateWindowBody = z
+  .object({
+    from: z.coerce.date({ error: 'from must be a date' }).describe('Start of the stretch (inclusive)'),
+    to: z.coerce.date({ error: 'to must be a date' }).describe('End of the stretch (exclusive)'),
+  })
+  .refine((w) => w.from < w.to, { error: automationMessages.simulateRange, path: ['from'] });
+
+/** A rule not saved yet (the editor's), and the stretch to replay it over. */
+export const simulateDraftBody = createAutomationBody
+  .extend({
+    from: z.coerce.date({ error: 'from must be a date' }),
+    to: z.coerce.date({ error: 'to must be a date' }),
+  })
+  .refine((w) => w.from < w.to, { error: automationMessages.simulateRange, path: ['from'] });
+
+export const simulationAnswer = z.object({
+  matched: z.number().int().describe('How many triggering events the rule would have matched'),
+  actions: z
+    .array(
+      z.object({
+        bugId: z.string(),
+        key: z.string().nullable(),
+        at: z.string().describe('When the triggering event happened'),
+        action: z.object({ type: z.string() }).loose(),
+      }),
+    )
+    .describe('What it would have done, oldest first (at most 5,000)'),
+  truncated: z.boolean().describe('More actions than were answered'),
+  eventsRead: z.number().int(),
 });

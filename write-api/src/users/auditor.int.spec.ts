@@ -1,4 +1,4 @@
-import { http, registerAuditor, registerUser, type TestUser } from '@bugtrail/testing';
+import { countStoredEvents, http, registerAuditor, registerUser, type TestUser } from '@bugtrail/testing';
 import { startTestSystem, type TestSystem } from '@bugtrail/testing/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -299,6 +299,22 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
         if (key === 'post /api/bugs/suggestions') {
           const asked = await api.call('POST', template, { body: { title: 'Login fails' }, token: auditor.token });
           expect(asked.status, key).toBe(403);
+          continue;
+        }
+        // A rule's dry run (issue 38) changes nothing: auditors read every rule, so they may replay
+        // one (a rule that does not exist is 404); nothing is appended either way.
+        if (key.endsWith('/simulate')) {
+          const before = await countStoredEvents(t.system.pool);
+          const window = { from: '2026-01-01', to: '2026-02-01' };
+          const draft = { name: 'Audit', when: { event: 'bug.reported' }, then: [{ type: 'notify', role: 'admin' }] };
+          const asked = await api.call('POST', fill(template, admin.id), {
+            body: key === 'post /api/automations/simulate' ? { ...draft, ...window } : window,
+            token: auditor.token,
+          });
+          expect(asked.status, `${key}: ${JSON.stringify(asked.body)}`).toBe(
+            key === 'post /api/automations/simulate' ? 200 : 404,
+          );
+          expect(await countStoredEvents(t.system.pool), key).toBe(before);
           continue;
         }
         // Signup, login and the like never act for the caller's token.
