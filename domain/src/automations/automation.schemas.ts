@@ -170,6 +170,8 @@ export const automationEventSchemas = {
     version: 1,
     data: z.object({
       automationId: id,
+      /** The rule's name when it ran (its notifications say it). */
+      name: z.string().max(automationLimits.nameMax).optional(),
       triggerEventId: id,
       trigger: z.enum(automationTriggerNames as [string, ...string[]]),
       bugId: id,
@@ -181,6 +183,9 @@ export const automationEventSchemas = {
             type: z.enum(actionTypes),
             outcome: z.enum(['done', 'unchanged', 'failed']),
             message: z.string().max(1000).optional(),
+            /** A `notify` action's people and role: the notifications projection tells them. */
+            userIds: z.array(id).max(automationLimits.userIds).optional(),
+            role: z.enum(notifyRoles).optional(),
           }),
         )
         .max(automationLimits.actions),

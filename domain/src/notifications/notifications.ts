@@ -22,6 +22,10 @@ export const notificationKinds = [
   'triage',
   /** To a bug's assignees: the last open bug that blocked it was closed (api.md "Relations and sub-bugs"). */
   'unblocked',
+  /** To the people or role an automation rule's `notify` names (api.md "Automation rules"). */
+  'rule',
+  /** To admins: a rule kept failing and was paused (api.md "Automation rules"). */
+  'rule_paused',
 ] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 

@@ -45,7 +45,11 @@ describe('the automation reactor', () => {
     for (let i = 0; i < 400; i++) {
       const { rows } = await t.system.pool.query(`select position from projector.reactors where name = 'automations'`);
       const [newest] = await t.system.store.readAllBackwards({ limit: 1 });
-      if (rows[0]?.position >= (newest?.position ?? '')) return;
+      if (rows[0]?.position >= (newest?.position ?? '')) {
+        // And the read models have it all (runs, notifications, the bugs' answers).
+        expect(await t.system.changeFeed.waitFor(newest!.position, 30_000)).toBe(true);
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     throw new Error('the automation reactor did not catch up');
@@ -117,7 +121,10 @@ describe('the automation reactor', () => {
         bug._id,
       ).toEqual([]);
     }
-    // The bug answers say so, and the run log does.
+    // The bug answers say so (once the read models have the rule's changes), and the run log does.
+    expect(
+      await t.system.changeFeed.waitFor((await t.system.store.readAllBackwards({ limit: 1 }))[0]!.position, 30_000),
+    ).toBe(true);
     const bug = (await api.get(`/api/bugs/${matching._id}`, admin.token)).body;
     expect(bug.labels.map((l: { name: string }) => l.name)).toEqual(['urgent']);
     expect(bug.assignedTo.map((u: { _id: string }) => u._id)).toEqual([dan.id]);
@@ -222,7 +229,54 @@ describe('the automation reactor', () => {
       ['Down', 4],
       ['Up', 5],
     ]);
+    // The bug's answer, once the read models have the last rule-made change too.
+    expect(await t.system.changeFeed.waitFor(byRule.at(-1)!.position, 30_000)).toBe(true);
     expect((await api.get(`/api/bugs/${bug._id}`, admin.token)).body.severity).toBe('Critical');
+  });
+
+  it('tells the people a notify names, and pauses a rule after five failing runs in a row, telling the admins', async () => {
+    const temp = (await api.post('/api/labels', { name: 'temp', color: '#64748b' }, admin.token)).body;
+    const made = await api.post(
+      '/api/automations',
+      {
+        name: 'Flag talk',
+        projectId: web._id,
+        when: { event: 'bug.commented', conditions: [] },
+        then: [
+          { type: 'notify', userIds: [dan.id] },
+          { type: 'add_label', labelId: temp._id },
+        ],
+      },
+      admin.token,
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    // The label goes after the rule is written: each run's add_label fails from then on.
+    expect((await api.delete(`/api/labels/${temp._id}`, admin.token)).status).toBe(200);
+    const bug = await report('A bug people talk about', 'Low');
+    for (let i = 1; i <= 6; i++) {
+      const said = await api.post(`/api/bugs/${bug._id}/comments`, { body: `Comment ${i}` }, tess.token);
+      expect(said.status, JSON.stringify(said.body)).toBe(201);
+      await settled();
+    }
+    const runs = (await api.get(`/api/automations/${made.body._id}/runs`, admin.token)).body.runs as {
+      failed: boolean;
+      outcomes: { type: string; outcome: string; message?: string }[];
+    }[];
+    // Five runs, each telling Dan and failing to label; the sixth comment found the rule paused.
+    expect(runs).toHaveLength(5);
+    expect(runs.every((r) => r.failed && r.outcomes[0]!.outcome === 'done')).toBe(true);
+    expect(runs[0]!.outcomes[1]).toMatchObject({ type: 'add_label', outcome: 'failed' });
+    const rule = (await api.get(`/api/automations/${made.body._id}`, admin.token)).body;
+    expect(rule).toMatchObject({ enabled: false, paused: true });
+    const told = async (user: TestUser, kind: string) =>
+      ((await api.get('/api/notifications', user.token)).body.notifications as { kind: string; text: string }[]).filter(
+        (n) => n.kind === kind,
+      );
+    expect(await told(dan, 'rule')).toHaveLength(5);
+    expect((await told(dan, 'rule'))[0]!.text).toMatch(/^Rule Flag talk: .*A bug people talk about$/);
+    expect((await told(admin, 'rule_paused')).map((n) => n.text)).toEqual([
+      expect.stringMatching(/^An automation rule was paused after 5 failing runs in a row: /),
+    ]);
   });
 
   it('appends nothing new when the same events are run again (a crash before the checkpoint, a second leader)', async () => {

@@ -50,7 +50,13 @@ const RULE_EVENTS: ReadonlySet<string> = new Set([
 /** A rule as the reactor knows it at a point of the log: its state, its author, and since when it acts. */
 type Rule = { state: AutomationState; authorId: string | null; activeFrom: string };
 
-type Outcome = { type: AutomationAction['type']; outcome: 'done' | 'unchanged' | 'failed'; message?: string };
+type Outcome = {
+  type: AutomationAction['type'];
+  outcome: 'done' | 'unchanged' | 'failed';
+  message?: string;
+  userIds?: string[];
+  role?: 'admin' | 'developer' | 'tester';
+};
 
 export type AutomationReactorOptions = { logger: Logger; batchSize?: number };
 
@@ -245,7 +251,17 @@ export class AutomationReactor {
           mark,
           now: new Date().toISOString(),
         });
-        outcomes.push({ type: action.type, outcome: changed ? 'done' : 'unchanged' });
+        outcomes.push({
+          type: action.type,
+          outcome: changed ? 'done' : 'unchanged',
+          // Whom a notify tells: the notifications projection reads them off the run.
+          ...(action.type === 'notify'
+            ? {
+                ...(action.userIds ? { userIds: [...action.userIds] } : {}),
+                ...(action.role ? { role: action.role } : {}),
+              }
+            : {}),
+        });
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         outcomes.push({ type: action.type, outcome: 'failed', message: error.message });
@@ -259,6 +275,7 @@ export class AutomationReactor {
           type: 'RecordAutomationRun',
           data: {
             automationId: id,
+            name: rule.state.name,
             triggerEventId: trigger.id,
             trigger: kind as never,
             bugId: bug.id,
@@ -401,7 +418,7 @@ export class AutomationReactor {
           },
         });
       case 'notify':
-        // The notification is made from the rule's run (the notifications projection reads it).
+        // Told by the rule's run: the notifications projection makes one for each person it names.
         return true;
       default:
         return false;

@@ -3,6 +3,7 @@ import {
   legacyProjectId,
   type NotificationKind,
   type NotificationsReadData,
+  type Role,
   relationEdge,
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
@@ -36,8 +37,10 @@ export type StoredForNotifications = Readonly<{
   bugs: readonly BugFacts[];
   chats: readonly { id: string; name: string }[];
   names: ReadonlyMap<string, string>;
-  /** Read only when the batch switches a webhook off. */
+  /** Read only when the batch switches a webhook off or pauses a rule. */
   admins: readonly string[];
+  /** The active people of each role a rule's `notify` names in the batch. */
+  roles?: ReadonlyMap<string, readonly string[]>;
   /** Each team project's leads, by project id: read only for the projects a report left for triage. */
   leads?: ReadonlyMap<string, readonly string[]>;
   /** Which bug blocks which, among the bugs a close or a relation of the batch concerns. */
@@ -50,6 +53,7 @@ export class NotificationBatch {
   readonly chats = new Map<string, string>();
   readonly names: ReadonlyMap<string, string>;
   readonly admins: readonly string[];
+  readonly roles: ReadonlyMap<string, readonly string[]>;
   readonly leads: ReadonlyMap<string, readonly string[]>;
   /** Blockers by blocked bug, and blocked bugs by blocker (what the batch knows of them). */
   readonly blockersOf = new Map<string, Set<string>>();
@@ -69,6 +73,7 @@ export class NotificationBatch {
     for (const chat of stored.chats) this.chats.set(chat.id, chat.name);
     this.names = stored.names;
     this.admins = stored.admins;
+    this.roles = stored.roles ?? new Map();
     this.leads = stored.leads ?? new Map();
     for (const edge of stored.blocks ?? []) this.link(edge.blocker_id, edge.blocked_id, true);
   }
@@ -311,18 +316,24 @@ export const notificationsProjection = defineProjection({
         .execute();
       for (const row of rows) names.set(row.id, row.name);
     }
-    // A webhook switched off: every active admin hears of it (as admins are now: the live users read model).
-    const admins = events.some((e) => e.type === 'WebhookDisabled')
-      ? (
-          await db
-            .withSchema(READ_MODEL_SCHEMA)
-            .selectFrom('users')
-            .select('id')
-            .where('role', '=', 'admin')
-            .where('deactivated', '=', false)
-            .execute()
-        ).map((a) => a.id)
-      : [];
+    // A webhook switched off or a rule paused: every active admin hears of it; a rule's notify, every
+    // active person of the role it names (as people are now: the live users read model).
+    const wanted = new Set<string>();
+    if (events.some((e) => e.type === 'WebhookDisabled' || e.type === 'AutomationPaused')) wanted.add('admin');
+    for (const e of eventsOf(events, 'AutomationRan'))
+      for (const o of e.data.outcomes) if (o.outcome === 'done' && o.role) wanted.add(o.role);
+    const roles = new Map<string, string[]>();
+    if (wanted.size > 0) {
+      const rows = await db
+        .withSchema(READ_MODEL_SCHEMA)
+        .selectFrom('users')
+        .select(['id', 'role'])
+        .where('role', 'in', [...wanted] as Role[])
+        .where('deactivated', '=', false)
+        .execute();
+      for (const row of rows) roles.set(row.role, [...(roles.get(row.role) ?? []), row.id]);
+    }
+    const admins = roles.get('admin') ?? [];
     // A report left for triage: the project's leads as they are now (the live projects read model).
     const triaged = [...new Set(eventsOf(events, 'BugInTriage').map((e) => e.data.projectId))];
     const leads = new Map<string, string[]>();
@@ -336,7 +347,7 @@ export const notificationsProjection = defineProjection({
         .execute();
       for (const row of rows) leads.set(row.project_id, [...(leads.get(row.project_id) ?? []), row.user_id]);
     }
-    return { bugs: bugs as BugFacts[], chats, names, admins, leads, blocks };
+    return { bugs: bugs as BugFacts[], chats, names, admins, roles, leads, blocks };
   },
   begin: (stored: StoredForNotifications) => new NotificationBatch(stored),
   on: {
@@ -454,6 +465,21 @@ export const notificationsProjection = defineProjection({
       const d = e.data;
       const text = `Webhook ${d.url} was switched off after ${d.failedEvents} events in a row failed`;
       batch.notify(e, batch.admins, 'webhook_disabled', text, {});
+    },
+    AutomationRan(batch, e) {
+      const d = e.data;
+      const bug = batch.liveBug(d.bugId);
+      if (!bug) return;
+      for (const o of d.outcomes) {
+        if (o.type !== 'notify' || o.outcome !== 'done') continue;
+        const people = [...(o.userIds ?? []), ...(o.role ? (batch.roles.get(o.role) ?? []) : [])];
+        batch.notify(e, people, 'rule', `Rule ${d.name ?? 'without a name'}: ${bugName(bug)}`, { bugId: bug.id });
+      }
+    },
+    AutomationPaused(batch, e) {
+      const d = e.data;
+      const text = `An automation rule was paused after ${d.failures} failing runs in a row: ${d.reason}`;
+      batch.notify(e, batch.admins, 'rule_paused', text, {});
     },
     MfaReset(batch, e) {
       // A security notice: if it was not expected, the person should hear of it at once.
