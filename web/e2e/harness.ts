@@ -320,3 +320,21 @@ export async function seriousViolations(
         `${label}: ${violation.id} ${violation.nodes.map((node) => `${node.target.join(' ')} ${node.failureSummary ?? ''}`).join('; ')}`,
     );
 }
+
+/**
+ * Photographs the page at 1280 and 390 px (full length) into `dir`, and at both widths checks
+ * that nothing scrolls sideways and that axe finds nothing serious (the pages' screenshots are looked at).
+ */
+export async function photographAndScan(page: Page, dir: string, name: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 860 });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.waitForTimeout(150);
+    if (!(await noSideScroll(page))) throw new Error(`${name} at ${width} px scrolls sideways`);
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+    const found = await seriousViolations(page, `${name}-${width}`);
+    if (found.length > 0) throw new Error(`${name} at ${width} px: ${found.join('\n')}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 860 });
+}

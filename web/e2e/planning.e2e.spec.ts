@@ -1,11 +1,10 @@
 import { mkdir } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type E2E,
   http,
-  noSideScroll,
   openPage,
+  photographAndScan,
   registerUser,
   seriousViolations,
   startE2E,
@@ -24,19 +23,6 @@ import {
 const shots = '/tmp/shots2';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-/** Photographs the page at 1280 and 390 px (full length) and asks axe at both widths. */
-async function photographAndScan(page: Page, name: string) {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 860 });
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    await page.waitForTimeout(150);
-    expect(await noSideScroll(page)).toBe(true);
-    await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
-    expect(await seriousViolations(page, `${name}-${width}`)).toEqual([]);
-  }
-  await page.setViewportSize({ width: 1280, height: 860 });
-}
 
 describe('planning: relations, sub-bugs and milestones', () => {
   let e2e: E2E;
@@ -160,7 +146,7 @@ describe('planning: relations, sub-bugs and milestones', () => {
     expect(stored.parent.key).toBe(keys.parent);
 
     await page.mouse.move(0, 0);
-    await photographAndScan(page, 'bug-relations');
+    await photographAndScan(page, shots, 'bug-relations');
 
     // The parent counts its sub-bugs and lists them.
     await page.goto(`/bugs/${keys.parent}`);
@@ -209,7 +195,7 @@ describe('planning: relations, sub-bugs and milestones', () => {
     await toast(session, 'Milestone Release 1.1 created');
     await page.locator('[data-milestone="Release 1.1"]').getByText('0 of 0 bugs done').waitFor();
     await page.getByRole('heading', { level: 1 }).click();
-    await photographAndScan(page, 'milestones-list');
+    await photographAndScan(page, shots, 'milestones-list');
 
     // The milestone's page.
     await card.getByRole('link', { name: 'Release 1.0' }).click();
@@ -241,7 +227,7 @@ describe('planning: relations, sub-bugs and milestones', () => {
     await chart.waitFor();
 
     await page.getByRole('heading', { level: 1 }).click();
-    await photographAndScan(page, 'milestone');
+    await photographAndScan(page, shots, 'milestone');
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: `${shots}/milestone-1280-dark.png`, fullPage: true });
     expect(await seriousViolations(page, 'milestone-1280-dark')).toEqual([]);

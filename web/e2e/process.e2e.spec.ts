@@ -1,13 +1,11 @@
 import { mkdir } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type E2E,
   http,
-  noSideScroll,
   openPage,
+  photographAndScan,
   registerUser,
-  seriousViolations,
   startE2E,
   type TestUser,
   toast,
@@ -21,18 +19,6 @@ import {
  * serious at 1280 and 390 px; photographs go to /tmp/shots3.
  */
 const shots = '/tmp/shots3';
-
-async function photographAndScan(page: Page, name: string) {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 860 });
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    await page.waitForTimeout(150);
-    expect(await noSideScroll(page)).toBe(true);
-    await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
-    expect(await seriousViolations(page, `${name}-${width}`)).toEqual([]);
-  }
-  await page.setViewportSize({ width: 1280, height: 860 });
-}
 
 describe('custom fields, workflow states and time', () => {
   let e2e: E2E;
@@ -91,7 +77,7 @@ describe('custom fields, workflow states and time', () => {
     const states = (await http(e2e.url).get(`/api/projects/${projectId}/states`, admin.token)).body.states;
     expect(states.map((s: { name: string }) => s.name)).toEqual(['Open', 'In Progress', 'Needs QA', 'Closed']);
     await page.getByRole('heading', { level: 1 }).click();
-    await photographAndScan(page, 'project-settings');
+    await photographAndScan(page, shots, 'project-settings');
     await session.context.close();
   });
 
@@ -105,7 +91,7 @@ describe('custom fields, workflow states and time', () => {
     await page.getByLabel('Description').fill('The export of last month’s invoices never finishes.');
     await page.getByLabel('Customer').selectOption('Acme');
     await page.getByRole('heading', { level: 1 }).click();
-    await photographAndScan(page, 'report-with-field');
+    await photographAndScan(page, shots, 'report-with-field');
     await page.getByRole('button', { name: 'Report Bug' }).click();
     await toast(session, 'Bug Reported Successfully');
     const listed = await http(e2e.url).get('/api/bugs?project=OPS&field.customer=Acme', admin.token);
@@ -133,7 +119,7 @@ describe('custom fields, workflow states and time', () => {
     const bug = (await http(e2e.url).get(`/api/bugs/${bugId}`, dev.token)).body;
     expect(bug).toMatchObject({ status: 'In Progress', state: { name: 'Needs QA' }, timeSpentMinutes: 90 });
     await page.mouse.move(0, 0);
-    await photographAndScan(page, 'bug-time');
+    await photographAndScan(page, shots, 'bug-time');
     await session.context.close();
   });
 
@@ -155,7 +141,7 @@ describe('custom fields, workflow states and time', () => {
     await page.getByText('1h 30m in all').first().waitFor();
     await page.getByRole('cell', { name: 'Found the slow query' }).waitFor();
     await page.getByRole('heading', { level: 1 }).click();
-    await photographAndScan(page, 'timesheet');
+    await photographAndScan(page, shots, 'timesheet');
     await session.context.close();
   });
 
@@ -170,7 +156,7 @@ describe('custom fields, workflow states and time', () => {
     await page.waitForURL(/sort=field\.customer/);
     await expect.poll(() => header.getAttribute('aria-sort')).toBe('ascending');
     await page.getByRole('heading', { level: 1 }).click();
-    await photographAndScan(page, 'list-field-column');
+    await photographAndScan(page, shots, 'list-field-column');
 
     // The admin's form asks for a developer (spec): the bug gets one first.
     const assigned = await http(e2e.url).put(`/api/bugs/${bugId}`, { assignedTo: [dev.id] }, admin.token);
@@ -183,7 +169,7 @@ describe('custom fields, workflow states and time', () => {
     await toast(session, 'Bug Updated Successfully');
     expect((await http(e2e.url).get(`/api/bugs/${bugId}`, admin.token)).body.fields).toEqual({ customer: 'Globex' });
     await page.getByRole('heading', { level: 1 }).click();
-    await photographAndScan(page, 'admin-bug-fields');
+    await photographAndScan(page, shots, 'admin-bug-fields');
 
     await page.goto('/admin/flow?from=2000-01-01');
     await page.getByRole('combobox', { name: 'Project', exact: true }).selectOption('OPS');
@@ -193,7 +179,7 @@ describe('custom fields, workflow states and time', () => {
     await chart.waitFor();
     expect(await chart.getAttribute('aria-label')).toMatch(/Needs QA/);
     await page.getByRole('heading', { level: 1 }).click();
-    await photographAndScan(page, 'flow-states');
+    await photographAndScan(page, shots, 'flow-states');
     await session.context.close();
   });
 });

@@ -25,6 +25,7 @@ import { Route as TesterRouteImport } from './routes/tester'
 import { Route as TimesheetRouteImport } from './routes/timesheet'
 import { Route as UnsubscribeRouteImport } from './routes/unsubscribe'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
+import { Route as AdminAutomationsRouteImport } from './routes/admin/automations'
 import { Route as AdminChatsRouteImport } from './routes/admin/chats'
 import { Route as AdminCreateBugRouteImport } from './routes/admin/create-bug'
 import { Route as AdminDashboardRouteImport } from './routes/admin/dashboard'
@@ -144,6 +145,11 @@ const UnsubscribeRoute = UnsubscribeRouteImport.update({
 const AdminIndexRoute = AdminIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminAutomationsRoute = AdminAutomationsRouteImport.update({
+  id: '/automations',
+  path: '/automations',
   getParentRoute: () => AdminRoute,
 } as any)
 const AdminChatsRoute = AdminChatsRouteImport.update({
@@ -367,6 +373,7 @@ export interface FileRoutesByFullPath {
   '/tester': typeof TesterRouteWithChildren
   '/timesheet': typeof TimesheetRouteWithChildren
   '/unsubscribe': typeof UnsubscribeRoute
+  '/admin/automations': typeof AdminAutomationsRoute
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
   '/admin/dashboard': typeof AdminDashboardRoute
@@ -418,6 +425,7 @@ export interface FileRoutesByTo {
   '/signup': typeof SignupRoute
   '/sso': typeof SsoRoute
   '/unsubscribe': typeof UnsubscribeRoute
+  '/admin/automations': typeof AdminAutomationsRoute
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
   '/admin/dashboard': typeof AdminDashboardRoute
@@ -477,6 +485,7 @@ export interface FileRoutesById {
   '/tester': typeof TesterRouteWithChildren
   '/timesheet': typeof TimesheetRouteWithChildren
   '/unsubscribe': typeof UnsubscribeRoute
+  '/admin/automations': typeof AdminAutomationsRoute
   '/admin/chats': typeof AdminChatsRoute
   '/admin/create-bug': typeof AdminCreateBugRoute
   '/admin/dashboard': typeof AdminDashboardRoute
@@ -537,6 +546,7 @@ export interface FileRouteTypes {
     | '/tester'
     | '/timesheet'
     | '/unsubscribe'
+    | '/admin/automations'
     | '/admin/chats'
     | '/admin/create-bug'
     | '/admin/dashboard'
@@ -588,6 +598,7 @@ export interface FileRouteTypes {
     | '/signup'
     | '/sso'
     | '/unsubscribe'
+    | '/admin/automations'
     | '/admin/chats'
     | '/admin/create-bug'
     | '/admin/dashboard'
@@ -646,6 +657,7 @@ export interface FileRouteTypes {
     | '/tester'
     | '/timesheet'
     | '/unsubscribe'
+    | '/admin/automations'
     | '/admin/chats'
     | '/admin/create-bug'
     | '/admin/dashboard'
@@ -820,6 +832,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/admin/'
       preLoaderRoute: typeof AdminIndexRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/automations': {
+      id: '/admin/automations'
+      path: '/automations'
+      fullPath: '/admin/automations'
+      preLoaderRoute: typeof AdminAutomationsRouteImport
       parentRoute: typeof AdminRoute
     }
     '/admin/chats': {
@@ -1106,6 +1125,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AdminRouteChildren {
+  AdminAutomationsRoute: typeof AdminAutomationsRoute
   AdminChatsRoute: typeof AdminChatsRoute
   AdminCreateBugRoute: typeof AdminCreateBugRoute
   AdminDashboardRoute: typeof AdminDashboardRoute
@@ -1121,6 +1141,7 @@ interface AdminRouteChildren {
 }
 
 const AdminRouteChildren: AdminRouteChildren = {
+  AdminAutomationsRoute: AdminAutomationsRoute,
   AdminChatsRoute: AdminChatsRoute,
   AdminCreateBugRoute: AdminCreateBugRoute,
   AdminDashboardRoute: AdminDashboardRoute,

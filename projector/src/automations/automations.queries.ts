@@ -1,5 +1,5 @@
 import type { AutomationState } from '@bugtrail/domain';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 
@@ -74,6 +74,8 @@ export async function findAutomation(db: Kysely<ReadModelDb>, id: string): Promi
 
 export type AutomationRunDto = {
   bugId: string;
+  /** The bug's key now (`WEB-7`), null while it has none. */
+  key: string | null;
   trigger: string;
   triggerEventId: string;
   at: string;
@@ -90,15 +92,18 @@ export async function automationRuns(
   options: { limit: number; before?: string | undefined },
 ): Promise<AutomationRunDto[]> {
   let query = from(db)
-    .selectFrom('automation_runs')
-    .selectAll()
-    .where('automation_id', '=', automationId)
-    .orderBy('position', 'desc')
+    .selectFrom('automation_runs as r')
+    .leftJoin('bugs as b', 'b.id', 'r.bug_id')
+    .selectAll('r')
+    .select(sql<string | null>`b.dto->>'key'`.as('key'))
+    .where('r.automation_id', '=', automationId)
+    .orderBy('r.position', 'desc')
     .limit(options.limit);
-  if (options.before) query = query.where('position', '<', options.before);
+  if (options.before) query = query.where('r.position', '<', options.before);
   const rows = await query.execute();
   return rows.map((r) => ({
     bugId: r.bug_id,
+    key: r.key,
     trigger: r.trigger,
     triggerEventId: r.trigger_event_id,
     at: new Date(r.at).toISOString(),

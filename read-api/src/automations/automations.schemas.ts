@@ -43,6 +43,7 @@ export const automationRunsAnswer = z.object({
   runs: z.array(
     z.object({
       bugId: z.string(),
+      key: z.string().nullable().describe('The bug’s key now'),
       trigger: z.string(),
       triggerEventId: z.string(),
       at: z.string().describe('When the trigger happened'),

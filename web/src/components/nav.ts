@@ -13,6 +13,7 @@ import {
   Tag,
   Users,
   Webhook,
+  Workflow,
 } from 'lucide-react';
 import type { Role } from '../lib/types';
 
@@ -27,6 +28,7 @@ export const navByRole: Record<Role, NavEntry[]> = {
     { to: '/admin/users', label: 'Team Members', icon: Users },
     { to: '/admin/chats', label: 'Chats', icon: MessageSquare },
     { to: '/admin/labels', label: 'Labels', icon: Tag },
+    { to: '/admin/automations', label: 'Automations', icon: Workflow },
     { to: '/admin/webhooks', label: 'Webhooks', icon: Webhook },
     { to: '/admin/import', label: 'Import', icon: Import },
     { to: '/timesheet', label: 'Timesheet', icon: Clock },

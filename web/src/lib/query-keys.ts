@@ -79,6 +79,11 @@ export const queryKeys = {
   },
   /** Labels (api.md "Labels"): the list admins manage and everyone picks from. */
   labels: { all: ['labels'] as const },
+  /** Automation rules and their run logs (api.md "Automation rules"). */
+  automations: {
+    all: ['automations'] as const,
+    runs: (id: string) => ['automations', id, 'runs'] as const,
+  },
   audit: { verify: ['audit', 'verify'] as const },
   triage: {
     suggestions: (title: string, description: string) => ['triage-suggestions', title, description] as const,

@@ -37,6 +37,9 @@ export function queryKeysForTopic(topic: string): QueryKey[] {
     case 'label':
     case 'labels':
       return [queryKeys.labels.all, queryKeys.bugs.all];
+    // Rules and their runs changed (heard by those who read every rule).
+    case 'automations':
+      return [queryKeys.automations.all];
     // `milestones|*|{projectId}`: a milestone of a project one sees was planned, changed, closed or deleted.
     case 'milestones':
       return [queryKeys.bugs.all];

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
+import { Automations } from '../../../components/automations/automations';
 import { PageHeader } from '../../../components/page-header';
 import { managesProject, projectQuery } from '../../../lib/projects';
 import { ProjectBadges, ProjectKey } from '../-components/project-badges';
@@ -45,6 +46,14 @@ function ProjectSettingsPage() {
         <ProjectMembers project={p} canManage={canManage} />
         <ProjectStates projectId={p._id} canManage={canManage} />
         <ProjectCustomFields projectId={p._id} canManage={canManage} />
+        {canManage ? (
+          <section aria-labelledby="project-automations" className="grid gap-3">
+            <h2 id="project-automations" className="text-lg font-semibold text-slate-900">
+              Automations
+            </h2>
+            <Automations projectId={p._id} />
+          </section>
+        ) : null}
       </div>
     </>
   );
