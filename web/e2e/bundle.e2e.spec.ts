@@ -60,7 +60,9 @@ describe('bundle budgets (gzip, first load)', () => {
     // split into chunks of their own (vite.config.ts): measured 155.5 kB with every data route's.
     // 158 kB since issue 36: four more routes in that tree (the board, milestones, a milestone,
     // labels), their search parameters read without their components (board-search.ts): 157.0 kB.
-    expect(landing.kB).toBeLessThanOrEqual(158);
+    // 159 kB since issue 38: the timesheet, flow-by-project and automations routes in the tree and
+    // the admin nav: 158.1 kB measured.
+    expect(landing.kB).toBeLessThanOrEqual(159);
     expect(app.kB).toBeLessThanOrEqual(250);
   });
 });

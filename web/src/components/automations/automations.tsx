@@ -66,7 +66,11 @@ const builtinFields = ['priority', 'severity', 'status', 'module', 'labels', 'pr
 const options = (values: readonly string[], names?: Record<string, string>): Option[] =>
   values.map((value) => ({ value, label: names?.[value] ?? value }));
 
-type ConditionRow = { field: string; op: ConditionOp; value: string };
+type ConditionRow = { id: number; field: string; op: ConditionOp; value: string };
+type ActionRow = { id: number; action: AutomationAction };
+/** Rows' own ids, so React keeps each row's inputs with it when one above is removed. */
+let nextRow = 0;
+const rowId = () => ++nextRow;
 
 /** A condition's value as typed: a list for "is one of" (comma-separated), a number where the field holds one. */
 function conditionOf(row: ConditionRow, numeric: boolean): AutomationCondition {
@@ -144,8 +148,10 @@ function RuleEditor({ projectId: fixedProject }: { projectId?: string | undefine
   const [name, setName] = useState('');
   const [projectId, setProjectId] = useState<string>(fixedProject ?? '');
   const [event, setEvent] = useState<AutomationTrigger>('bug.reported');
-  const [conditions, setConditions] = useState<ConditionRow[]>([{ field: 'priority', op: 'is', value: 'High' }]);
-  const [actions, setActions] = useState<AutomationAction[]>([blankAction('add_label')]);
+  const [conditions, setConditions] = useState<ConditionRow[]>(() => [
+    { id: rowId(), field: 'priority', op: 'is', value: 'High' },
+  ]);
+  const [actions, setActions] = useState<ActionRow[]>(() => [{ id: rowId(), action: blankAction('add_label') }]);
   const [problem, setProblem] = useState<string | null>(null);
   const [simulation, setSimulation] = useState<Simulation | null>(null);
   const [isSimulating, setSimulating] = useState(false);
@@ -156,7 +162,8 @@ function RuleEditor({ projectId: fixedProject }: { projectId?: string | undefine
     name: name.trim(),
     projectId: projectId || null,
     when: { event, conditions: conditions.map((row) => conditionOf(row, numeric.has(row.field))) },
-    then: actions,
+    // biome-ignore lint/suspicious/noThenProperty: api.md's word for a rule's actions (an array, never a thenable)
+    then: actions.map((a) => a.action),
   });
   const changed = () => {
     setProblem(null);
@@ -239,7 +246,7 @@ function RuleEditor({ projectId: fixedProject }: { projectId?: string | undefine
         <fieldset className="grid gap-3">
           <legend className="mb-2 text-sm font-semibold text-slate-800">If all of these hold</legend>
           {conditions.map((row, index) => (
-            <div key={index} className="grid grid-cols-1 items-end gap-2 sm:grid-cols-[1fr_9rem_1fr_auto]">
+            <div key={row.id} className="grid grid-cols-1 items-end gap-2 sm:grid-cols-[1fr_9rem_1fr_auto]">
               <SelectField
                 label={`Field of condition ${index + 1}`}
                 value={row.field}
@@ -287,7 +294,7 @@ function RuleEditor({ projectId: fixedProject }: { projectId?: string | undefine
             className="justify-self-start"
             icon={<Plus className="size-4" aria-hidden="true" />}
             onClick={() => {
-              setConditions([...conditions, { field: 'severity', op: 'is', value: '' }]);
+              setConditions([...conditions, { id: rowId(), field: 'severity', op: 'is', value: '' }]);
               changed();
             }}
           >
@@ -297,15 +304,15 @@ function RuleEditor({ projectId: fixedProject }: { projectId?: string | undefine
 
         <fieldset className="grid gap-3">
           <legend className="mb-2 text-sm font-semibold text-slate-800">Then</legend>
-          {actions.map((action, index) => (
+          {actions.map((row, index) => (
             <ActionEditor
-              key={index}
+              key={row.id}
               index={index}
-              action={action}
+              action={row.action}
               projectId={projectId}
               customFields={custom.map((f) => f.key)}
               onChange={(next) => {
-                setActions(actions.map((a, i) => (i === index ? next : a)));
+                setActions(actions.map((a, i) => (i === index ? { ...a, action: next } : a)));
                 changed();
               }}
               onRemove={() => {
@@ -320,7 +327,7 @@ function RuleEditor({ projectId: fixedProject }: { projectId?: string | undefine
             className="justify-self-start"
             icon={<Plus className="size-4" aria-hidden="true" />}
             onClick={() => {
-              setActions([...actions, blankAction('comment')]);
+              setActions([...actions, { id: rowId(), action: blankAction('comment') }]);
               changed();
             }}
           >
@@ -366,8 +373,8 @@ function SimulationResult({ simulation }: { simulation: Simulation }) {
       </p>
       {shown.length > 0 ? (
         <ul className="mt-2 space-y-1 text-slate-700">
-          {shown.map((a, i) => (
-            <li key={i}>
+          {shown.map((a) => (
+            <li key={`${a.bugId}:${a.at}:${a.action.type}`}>
               <span className="font-mono text-xs">{a.key ?? a.bugId.slice(0, 8)}</span> ·{' '}
               {actionNames[a.action.type].toLowerCase()}
             </li>
