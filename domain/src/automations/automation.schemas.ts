@@ -126,10 +126,19 @@ export const updateAutomationBody = z.object({
   // biome-ignore lint/suspicious/noThenProperty: api.md names it `then`; an array is never a thenable, and the rule stores it as `actions`
   then: thenSchema.optional(),
 });
-/** `POST /api/automations/{id}/simulate`. */
+/** The stretch of history a rule is replayed over, [from, to): `POST /api/automations/{id}/simulate`. */
+const windowFields = {
+  from: z.coerce.date({ error: 'from must be a date' }).describe('Start of the stretch (inclusive)'),
+  to: z.coerce.date({ error: 'to must be a date' }).describe('End of the stretch (exclusive)'),
+};
+const ordered = <T extends { from: Date; to: Date }>(w: T) => w.from < w.to;
 export const simulateAutomationBody = z
-  .object({ from: z.coerce.date(), to: z.coerce.date() })
-  .refine((r) => r.from < r.to, { error: automationMessages.simulateRange, path: ['from'] });
+  .object(windowFields)
+  .refine(ordered, { error: automationMessages.simulateRange, path: ['from'] });
+/** A rule not saved yet (the editor's), and the stretch to replay it over: `POST /api/automations/simulate`. */
+export const simulateDraftBody = createAutomationBody
+  .extend(windowFields)
+  .refine(ordered, { error: automationMessages.simulateRange, path: ['from'] });
 
 // The stored shapes, checked as the store checks every event.
 const storedCondition = z.object({ field: z.string(), op: z.enum(conditionOps), value: conditionValue });

@@ -1,12 +1,10 @@
-import { automationMessages } from '@bugtrail/domain';
+import { automationMessages, simulateAutomationBody, simulateDraftBody } from '@bugtrail/domain';
 import { invalidAnswer, notFoundAnswer, type RouteSpec, schemaNames } from '@bugtrail/platform';
 import { z } from 'zod';
 import {
   automationDtoSchema,
   automationRunsAnswer,
   automationRunsQuery,
-  simulateDraftBody,
-  simulateWindowBody,
   simulationAnswer,
 } from './automations.schemas.js';
 
@@ -59,7 +57,7 @@ export const automationReadOperations: RouteSpec[] = [
       'Read off the event log: each triggering event in [from, to), the bug as that event’s command left it, the same conditions the live rule uses.',
     tags,
     params,
-    body: { schema: simulateWindowBody, fields: { from: 'ISO 8601 date or time', to: 'ISO 8601, after from' } },
+    body: { schema: simulateAutomationBody, fields: { from: 'ISO 8601 date or time', to: 'ISO 8601, after from' } },
     responses: { 200: { description: 'The simulation', schema: simulationAnswer }, 400: invalidAnswer, 404: notFound },
   },
   {

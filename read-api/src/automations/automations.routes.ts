@@ -5,6 +5,8 @@ import {
   NotFoundError,
   projectMessages,
   seesEveryProject,
+  simulateAutomationBody,
+  simulateDraftBody,
 } from '@bugtrail/domain';
 import { type AuthEnv, readJson, readQuery, requireAuth } from '@bugtrail/platform';
 import {
@@ -20,7 +22,7 @@ import {
 import { type Context, Hono } from 'hono';
 import type { ReadApiDeps } from '../deps.js';
 import { registerTopicFilter } from '../live/topic-filters.js';
-import { automationRunsQuery, simulateDraftBody, simulateWindowBody } from './automations.schemas.js';
+import { automationRunsQuery } from './automations.schemas.js';
 
 /**
  * Automation rules (api.md "Automation rules", issue 38): admins and auditors read every rule;
@@ -74,7 +76,7 @@ export function createAutomationsRoutes(deps: ReadApiDeps) {
   });
   app.post('/:id/simulate', async (c) => {
     const rule = await readableRule(c, deps);
-    const window = await readJson(c, simulateWindowBody);
+    const window = await readJson(c, simulateAutomationBody);
     const simulated = { id: rule._id, projectId: rule.projectId, when: rule.when, actions: rule.then };
     return c.json(await simulateRule(deps.store, simulated, window));
   });

@@ -1,4 +1,3 @@
-import { automationMessages, createAutomationBody } from '@bugtrail/domain';
 import { z } from 'zod';
 
 export const automationRunsQuery = z.object({
@@ -54,22 +53,6 @@ export const automationRunsAnswer = z.object({
   ),
   nextCursor: z.string().nullable(),
 });
-
-/** The stretch of history a rule is replayed over: [from, to). */
-export const simulateWindowBody = z
-  .object({
-    from: z.coerce.date({ error: 'from must be a date' }).describe('Start of the stretch (inclusive)'),
-    to: z.coerce.date({ error: 'to must be a date' }).describe('End of the stretch (exclusive)'),
-  })
-  .refine((w) => w.from < w.to, { error: automationMessages.simulateRange, path: ['from'] });
-
-/** A rule not saved yet (the editor's), and the stretch to replay it over. */
-export const simulateDraftBody = createAutomationBody
-  .extend({
-    from: z.coerce.date({ error: 'from must be a date' }),
-    to: z.coerce.date({ error: 'to must be a date' }),
-  })
-  .refine((w) => w.from < w.to, { error: automationMessages.simulateRange, path: ['from'] });
 
 export const simulationAnswer = z.object({
   matched: z.number().int().describe('How many triggering events the rule would have matched'),
