@@ -25,7 +25,6 @@ import {
   type ProjectState,
   projectDecider,
   type ReportedBug,
-  shownFields,
   streams,
   triggerOf,
   userDecider,
@@ -35,7 +34,7 @@ import type { Logger } from '@bugtrail/platform';
 import type pg from 'pg';
 import { LeaderLoop } from '../runtime/leader-loop.js';
 import { reactorPosition, saveReactorPosition, startAtHeadOnFirstRun } from '../runtime/reactor-checkpoint.js';
-import { isTrigger } from './simulate.js';
+import { bugFacts, isTrigger, sameCommand } from './simulate.js';
 
 const LEADER_LOCK = 7310090;
 const REACTOR = 'automations';
@@ -195,36 +194,24 @@ export class AutomationReactor {
     const history = await this.store.readStream(event.streamId);
     let state: BugState = initialBugState();
     for (const e of history) {
-      // One command's events share their correlation, their time and their rule (none for a person's).
-      const sameCommand =
-        e.metadata.correlationId === event.metadata.correlationId &&
-        e.metadata.occurredAt === event.metadata.occurredAt &&
-        JSON.stringify(e.metadata.rule ?? null) === JSON.stringify(event.metadata.rule ?? null);
-      if (e.revision > event.revision && !sameCommand) break;
+      if (e.revision > event.revision && !sameCommand(e, event)) break;
       state = evolveBugWith(state, e);
     }
     if (state.kind !== 'reported' || state.deleted) return null;
     return { bug: state, facts: await this.factsOf(state) };
   }
 
-  /** What a rule's conditions compare: the bug's own fields, labels by id and name, project by id and key, custom fields by key. */
+  /** What conditions compare (simulate.ts's `bugFacts`), with the project and labels as their streams say now. */
   async factsOf(bug: ReportedBug): Promise<BugFacts> {
     const project = await this.project(bug.projectId);
-    const labels = await Promise.all(
-      bug.labelIds.map(async (id) => ({
-        id,
-        name: (await this.commands.load(streams.label(id), labelDecider)).state.name,
-      })),
+    const names = new Map(
+      await Promise.all(
+        bug.labelIds.map(
+          async (id) => [id, (await this.commands.load(streams.label(id), labelDecider)).state.name] as const,
+        ),
+      ),
     );
-    return {
-      priority: bug.priority,
-      severity: bug.severity,
-      status: bug.status,
-      module: bug.module,
-      labels,
-      project: { id: project.id, key: project.key },
-      fields: shownFields(project.fields, bug.fieldValues),
-    };
+    return bugFacts(bug, project, (id) => names.get(id) ?? '');
   }
 
   private async project(id: string): Promise<ProjectState> {
@@ -349,7 +336,7 @@ export class AutomationReactor {
         });
       }
       case 'assign': {
-        const developers = await this.developers(action.userIds);
+        const developers = await this.activeUsers(action.userIds, 'developer');
         const assigneeIds = [...new Set([...bug.assigneeIds, ...action.userIds])];
         return handle(bugDecider, {
           type: 'UpdateBug',
@@ -374,7 +361,7 @@ export class AutomationReactor {
             fields: {
               defs: project.fields,
               sent: { [action.field]: value },
-              knownUserIds: typeof value === 'string' ? await this.developersAndOthers([value]) : [],
+              knownUserIds: typeof value === 'string' ? await this.activeUsers([value]) : [],
             },
           },
         });
@@ -425,18 +412,12 @@ export class AutomationReactor {
     }
   }
 
-  /** Which of `ids` are developers who can be given bugs. */
-  private async developers(ids: readonly string[]): Promise<string[]> {
+  /** Which of `ids` are active people (of `role`, when given): assignees, a user field's value. */
+  private async activeUsers(ids: readonly string[], role?: 'developer'): Promise<string[]> {
     const states = await Promise.all(ids.map((id) => this.commands.load(streams.user(id), userDecider)));
     return states.flatMap(({ state }) =>
-      state.status === 'registered' && state.role === 'developer' && !state.deactivated ? [state.id] : [],
+      state.status === 'registered' && !state.deactivated && (!role || state.role === role) ? [state.id] : [],
     );
-  }
-
-  /** Which of `ids` are people (a user field's value). */
-  private async developersAndOthers(ids: readonly string[]): Promise<string[]> {
-    const states = await Promise.all(ids.map((id) => this.commands.load(streams.user(id), userDecider)));
-    return states.flatMap(({ state }) => (state.status === 'registered' && !state.deactivated ? [state.id] : []));
   }
 
   /** The open bugs that block `bugId`, by key: the write side's relations, the blockers' streams. */

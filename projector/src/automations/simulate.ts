@@ -54,18 +54,8 @@ export async function simulateRule(
   /** Triggers seen in the current command, matched once its last event is folded. */
   let pending: RecordedEvent[] = [];
 
-  const factsOf = (bug: ReportedBug): BugFacts => {
-    const project = projects.get(bug.projectId) ?? initialProjectState();
-    return {
-      priority: bug.priority,
-      severity: bug.severity,
-      status: bug.status,
-      module: bug.module,
-      labels: bug.labelIds.map((id) => ({ id, name: labels.get(id)?.name ?? '' })),
-      project: { id: bug.projectId, key: project.key },
-      fields: shownFields(project.fields, bug.fieldValues),
-    };
-  };
+  const factsOf = (bug: ReportedBug): BugFacts =>
+    bugFacts(bug, projects.get(bug.projectId) ?? initialProjectState(), (id) => labels.get(id)?.name ?? '');
   const settle = () => {
     for (const trigger of pending) {
       const bug = bugs.get(trigger.streamId.slice(4));
@@ -84,11 +74,6 @@ export async function simulateRule(
     }
     pending = [];
   };
-  const sameCommand = (a: RecordedEvent, b: RecordedEvent) =>
-    a.streamId === b.streamId &&
-    a.metadata.correlationId === b.metadata.correlationId &&
-    a.metadata.occurredAt === b.metadata.occurredAt &&
-    JSON.stringify(a.metadata.rule ?? null) === JSON.stringify(b.metadata.rule ?? null);
 
   for (let position = START; ; ) {
     const page = await store.readAll(position, PAGE);
@@ -115,6 +100,30 @@ export async function simulateRule(
   }
   settle();
   return out;
+}
+
+/**
+ * Whether two events of one stream were appended by one command: they share their correlation,
+ * their time and their rule mark (none for a person's). A trigger is matched on the bug as the
+ * last of them left it (a report with custom fields is `BugReported` then `BugFieldsChanged`).
+ */
+export const sameCommand = (a: RecordedEvent, b: RecordedEvent): boolean =>
+  a.streamId === b.streamId &&
+  a.metadata.correlationId === b.metadata.correlationId &&
+  a.metadata.occurredAt === b.metadata.occurredAt &&
+  JSON.stringify(a.metadata.rule ?? null) === JSON.stringify(b.metadata.rule ?? null);
+
+/** What a rule's conditions compare: the bug's own fields, labels by id and name, project by id and key, custom fields by key. */
+export function bugFacts(bug: ReportedBug, project: ProjectState, labelName: (id: string) => string): BugFacts {
+  return {
+    priority: bug.priority,
+    severity: bug.severity,
+    status: bug.status,
+    module: bug.module,
+    labels: bug.labelIds.map((id) => ({ id, name: labelName(id) })),
+    project: { id: bug.projectId, key: project.key },
+    fields: shownFields(project.fields, bug.fieldValues),
+  };
 }
 
 /** A bug event that triggers the rule: its event, not the rule's own change, not past the chain's end. */
