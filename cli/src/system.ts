@@ -43,6 +43,7 @@ import {
   type ProjectorStatus,
   projectorMigrations,
   type ReadModelDb,
+  SlaBreaches,
   WebhookReactor,
 } from '@bugtrail/projector';
 import { createReadApi, isReadApiPost, type ReadApi } from '@bugtrail/read-api';
@@ -185,6 +186,8 @@ export async function createSystem(options: SystemOptions): Promise<System> {
   // The clock's notifications (due soon, overdue): one leader, beside the projector.
   const dueReminders = new DueReminders(commands, pool, { logger });
   if (parts.has('projector')) dueReminders.start();
+  const slaBreaches = new SlaBreaches(commands, pool, { logger });
+  if (parts.has('projector')) slaBreaches.start();
   // Notification mail, when SMTP_URL is set: one leader, beside the projector.
   const mailer = Mailer.fromConfig(config);
   const mailReactor = mailer
@@ -271,6 +274,7 @@ export async function createSystem(options: SystemOptions): Promise<System> {
       await webhookReactor.stop();
       await automationReactor.stop();
       await dueReminders.stop();
+      await slaBreaches.stop();
       await mailReactor?.stop();
       mailer?.close();
       await projector.stop();

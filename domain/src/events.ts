@@ -10,6 +10,7 @@ import type { milestoneEventSchemas } from './milestones/milestone.schemas.js';
 import type { notificationEventSchemas } from './notifications/notifications.js';
 import type { defaultProjectEventSchemas } from './projects/default-project.js';
 import type { projectEventSchemas } from './projects/project.schemas.js';
+import type { slaBreachEventSchemas, slaEventSchemas } from './sla/sla.schemas.js';
 import type { userEventSchemas } from './users/index.js';
 import type { viewEventSchemas } from './views/view.schemas.js';
 import type { webhookEventSchemas } from './webhooks/webhook.schemas.js';
@@ -37,6 +38,8 @@ export type EventDataMap = DataOf<typeof automationEventSchemas> &
   DataOf<typeof labelEventSchemas> &
   DataOf<typeof milestoneEventSchemas> &
   DataOf<typeof defaultProjectEventSchemas> &
+  DataOf<typeof slaEventSchemas> &
+  DataOf<typeof slaBreachEventSchemas> &
   DataOf<typeof userEventSchemas> &
   DataOf<typeof viewEventSchemas> &
   DataOf<typeof webhookEventSchemas>;

@@ -7,6 +7,7 @@ export * from './labels/index.js';
 export * from './milestones/index.js';
 export * from './notifications/index.js';
 export * from './projects/index.js';
+export * from './sla/index.js';
 export * from './users/index.js';
 export * from './views/index.js';
 export * from './webhooks/index.js';

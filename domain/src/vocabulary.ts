@@ -55,6 +55,7 @@ export * from './projects/field-values.js';
 export * from './projects/field-vocabulary.js';
 export * from './projects/project-vocabulary.js';
 export * from './projects/state-values.js';
+export * from './sla/sla-vocabulary.js';
 export * from './users/api-token-vocabulary.js';
 export { rolePermissions } from './users/permissions.js';
 export type { EmailPreference } from './users/user.schemas.js';

@@ -41,6 +41,8 @@ export type { Projection, ProjectionContext } from './runtime/projection.js';
 export { READ_MODEL_SCHEMA } from './runtime/projection.js';
 export { chunkNotices, Projector, type ProjectorOptions, type ProjectorStatus } from './runtime/projector.js';
 export type { ReadModelDb } from './schema.js';
+export * from './sla/sla.queries.js';
+export { SLA_TELL_SQL, SlaBreaches } from './sla/sla-breaches.js';
 export { triageProjection } from './triage/triage.projection.js';
 export * from './triage/triage.queries.js';
 export type { SuggestionUsageTable } from './triage/triage.tables.js';

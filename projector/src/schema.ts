@@ -8,6 +8,7 @@ import type {
   BugsTable,
   BugUsersTable,
   LabelsTable,
+  SlaPoliciesTable,
 } from './bugs/bugs.tables.js';
 import type { ChatMembersTable, ChatMessagesTable, ChatsTable } from './chats/chats.tables.js';
 import type { BugCommentsTable } from './comments/comments.tables.js';
@@ -44,6 +45,7 @@ export interface ReadModelDb {
   bugs: BugsTable;
   bug_counters: BugCountersTable;
   bug_field_sort: BugFieldSortTable;
+  sla_policies: SlaPoliciesTable;
   bug_users: BugUsersTable;
   bug_projects: BugProjectsTable;
   bug_keys: BugKeysTable;

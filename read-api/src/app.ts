@@ -27,6 +27,7 @@ import { createOpenApiRoutes } from './openapi/openapi.routes.js';
 import { readApiOperations } from './operations.js';
 import { createProjectsRoutes } from './projects/projects.routes.js';
 import { createReportsRoutes } from './reports/reports.routes.js';
+import { createSlaRoutes } from './sla/sla.routes.js';
 import { resolveFile, sendFile } from './static.js';
 import { createSystemRoutes } from './system/system.routes.js';
 import { createUploadsRoutes } from './uploads/uploads.routes.js';
@@ -101,6 +102,7 @@ export function createReadApi(deps: ReadApiDeps): ReadApi {
   app.route('/api/worklog', createWorklogRoutes(deps));
   app.route('/api/audit', createAuditRoutes(deps));
   app.route('/api/metrics', createMetricsRoutes(deps));
+  app.route('/api/sla', createSlaRoutes(deps));
   app.route('/api/views', createViewsRoutes(deps));
   app.route('/api/projects', createProjectsRoutes(deps));
   app.route('/api/labels', createLabelsRoutes(deps));

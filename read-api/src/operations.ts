@@ -13,6 +13,7 @@ import { notificationReadOperations } from './notifications/notifications.openap
 import { openApiOperations } from './openapi/openapi.openapi.js';
 import { projectReadOperations } from './projects/projects.openapi.js';
 import { reportOperations } from './reports/reports.openapi.js';
+import { slaReadOperations } from './sla/sla.openapi.js';
 import { systemOperations } from './system/system.openapi.js';
 import { uploadOperations } from './uploads/uploads.openapi.js';
 import { profileOperations, usersOperations } from './users/users.openapi.js';
@@ -45,6 +46,7 @@ export const readApiOperations: readonly RouteSpec[] = [
   ...mountOperations('/api/worklog', worklogOperations),
   ...mountOperations('/api/audit', auditOperations),
   ...mountOperations('/api/metrics', metricsOperations),
+  ...mountOperations('/api/sla', slaReadOperations),
   ...mountOperations('/api/views', viewReadOperations),
   ...mountOperations('/api/projects', projectReadOperations),
   ...mountOperations('/api/labels', labelReadOperations),

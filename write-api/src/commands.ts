@@ -12,6 +12,7 @@ import { notificationCommands } from './notifications/notifications.commands.js'
 import { fieldCommands } from './projects/fields.commands.js';
 import { projectCommands } from './projects/projects.commands.js';
 import { setBugState, setProjectStates } from './projects/states.commands.js';
+import { slaCommands } from './sla/sla.commands.js';
 import { userCommands } from './users/users.commands.js';
 import { viewCommands } from './views/views.commands.js';
 
@@ -44,6 +45,7 @@ export const declaredCommands: readonly CommandMount[] = [
   { base: '/api/milestones', commands: milestoneCommands },
   { base: '/api/notifications', commands: notificationCommands },
   { base: '/api/automations', commands: automationCommands },
+  { base: '/api/sla', commands: slaCommands },
   { base: '/api/chats', commands: chatCommands },
   // The spec's chat-server paths: the same commands, as the chat router is mounted at both.
   { base: '/chats', commands: chatCommands, operationIdPrefix: 'chatServer' },

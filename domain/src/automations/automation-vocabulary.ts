@@ -191,10 +191,14 @@ const isDay = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.tes
  * What is wrong with a rule's conditions, each naming its place (`when.conditions.2.value`): an
  * unknown field, a list without `in` (or `in` without one), a value its field cannot hold.
  */
-export function conditionIssues(conditions: readonly AutomationCondition[], context: AutomationContext): FieldIssue[] {
+export function conditionIssues(
+  conditions: readonly AutomationCondition[],
+  context: AutomationContext,
+  at = 'when.conditions',
+): FieldIssue[] {
   return conditions.flatMap((condition, index) => {
     const issue = conditionIssue(condition, context);
-    return issue ? [{ field: `when.conditions.${index}.${issue.at}`, message: issue.message }] : [];
+    return issue ? [{ field: `${at}.${index}.${issue.at}`, message: issue.message }] : [];
   });
 }
 

@@ -27,7 +27,7 @@ const conditionValue = z.union([scalar, z.array(scalar).min(1).max(automationLim
   error: 'value must be a value or a list of values',
 });
 
-const conditionSchema = z.object({
+export const conditionSchema = z.object({
   field: z.string({ error: 'field is required' }).trim().min(1, 'field is required').max(60),
   op: z.enum(conditionOps, {
     error: (issue) =>
@@ -141,7 +141,7 @@ export const simulateDraftBody = createAutomationBody
   .refine(ordered, { error: automationMessages.simulateRange, path: ['from'] });
 
 // The stored shapes, checked as the store checks every event.
-const storedCondition = z.object({ field: z.string(), op: z.enum(conditionOps), value: conditionValue });
+export const storedCondition = z.object({ field: z.string(), op: z.enum(conditionOps), value: conditionValue });
 const storedAction = z.looseObject({ type: z.enum(actionTypes) });
 const storedWhen = z.object({
   event: z.enum(automationTriggerNames as [string, ...string[]]),

@@ -6,3 +6,4 @@ registerEvents(automationEventSchemas);
 export * from './automation.js';
 export * from './automation.schemas.js';
 export * from './automation-vocabulary.js';
+export * from './bug-facts.js';

@@ -4,6 +4,8 @@ import type { FieldDef } from '../projects/field-values.js';
 import { shownFields } from '../projects/field-values.js';
 import type { ShownFieldValue } from '../projects/field-vocabulary.js';
 import { type StateRef, stateOf, stateRef, type WorkflowState } from '../projects/state-values.js';
+import { bugSla, policyFor, type SlaPolicy } from '../sla/sla.js';
+import { type BugSla, slaAt } from '../sla/sla-vocabulary.js';
 import { toUserDto, type UserDto } from '../users/user-dto.js';
 import type { ReportedBug } from './bug.js';
 import { bugKey } from './bug-project.js';
@@ -70,6 +72,11 @@ export type BugDto = {
   estimate: number | null;
   /** Minutes logged on it, every entry together. */
   timeSpentMinutes: number;
+  /** When it first left Open and was first Closed (null: not yet). */
+  respondedAt: string | null;
+  resolvedAt: string | null;
+  /** Its SLA under the policy that holds for it (api.md "Automation rules"), or null. */
+  sla: BugSla | null;
   /** The stream revision: send it back as If-Match to edit. */
   version: number;
 };
@@ -101,6 +108,13 @@ export function withoutHiddenLinks<T extends Pick<BugDto, 'relations' | 'parent'
   const parentHidden = dto.parent !== null && dto.parent !== undefined && hidden.includes(dto.parent.projectId);
   if (keep.length === relations.length && !parentHidden) return dto;
   return { ...dto, relations: keep, parent: parentHidden ? null : dto.parent };
+}
+
+/** The answer with its SLA read against the clock (`now`): what is breached and at risk by then. */
+export function withSlaAt<T extends Pick<BugDto, 'sla' | 'createdAt'>>(dto: T, now: Date): T {
+  if (!dto.sla) return dto;
+  const sla = slaAt(dto.sla, dto.createdAt, now);
+  return sla === dto.sla ? dto : { ...dto, sla };
 }
 
 /** A bug's project as its answers name it. */
@@ -144,6 +158,7 @@ export function toBugDto(
   labels: LabelNames,
   links: BugLinks = noLinks,
   setup: ProjectSetup = noSetup,
+  policies: readonly SlaPolicy[] = [],
 ): BugDto {
   const { fields = [], states = [] } = setup(bug.projectId) ?? {};
   const user = (id: string) => users(id) ?? unknownUser(id);
@@ -189,6 +204,9 @@ export function toBugDto(
     state: stateRef(stateOf(states, bug.status, bug.stateId)),
     estimate: bug.estimate,
     timeSpentMinutes: minutesOf(bug.worklog),
+    respondedAt: bug.respondedAt,
+    resolvedAt: bug.resolvedAt,
+    sla: bugSla(bug, policyFor(bug, policies, { key: project.key, fields })),
     version,
   };
 }

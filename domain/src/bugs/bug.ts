@@ -65,6 +65,9 @@ export type ReportedBug = Readonly<{
   estimate: number | null;
   /** Time logged on it. */
   worklog: readonly WorkEntry[];
+  /** When it first left Open, and was first Closed (an SLA's respond and resolve); null: not yet. */
+  respondedAt: string | null;
+  resolvedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }>;
@@ -124,6 +127,8 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       stateId: null,
       estimate: null,
       worklog: [],
+      respondedAt: d.status !== 'Open' ? when : null,
+      resolvedAt: d.status === 'Closed' ? when : null,
       createdAt: when,
       updatedAt: when,
     };
@@ -144,7 +149,14 @@ export function evolveBug(state: BugState, event: BugEventWithMeta): BugState {
       return { ...touched, assigneeIds: state.assigneeIds.filter((id) => !removed.has(id)) };
     }
     case 'BugStatusChanged':
-      return { ...touched, status: event.data.to, archived: evolveArchived(state.archived, event), stateId: null };
+      return {
+        ...touched,
+        status: event.data.to,
+        archived: evolveArchived(state.archived, event),
+        stateId: null,
+        respondedAt: state.respondedAt ?? (event.data.to !== 'Open' ? touched.updatedAt : null),
+        resolvedAt: state.resolvedAt ?? (event.data.to === 'Closed' ? touched.updatedAt : null),
+      };
     // Time logged is not a change to the bug itself: updatedAt stays.
     case 'WorkLogged':
     case 'WorkLogDeleted':

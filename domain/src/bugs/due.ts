@@ -4,6 +4,9 @@ import { type BugState, evolveBug } from './bug.js';
 import type { BugEvent } from './bug-events.js';
 import { commentEventTypes } from './comments.js';
 
+// The SLA's breach events are told on the bug's stream too (sla/sla.schemas.ts).
+const slaBreachEventTypes = ['BugSlaBreached'];
+
 /**
  * Due-date reminders (api.md "People", notifications `due_soon` and `overdue`): the clock,
  * not a person, notices that an open bug is due within a day or past due, and says so once
@@ -67,4 +70,8 @@ export const dueDecider: Decider<DueState, NoticeDue, DueEvent> = {
  * Events of a bug's stream that change none of its fields (comments, due reminders): an
  * If-Match older than them is not stale for that.
  */
-export const bugSideEventTypes: ReadonlySet<string> = new Set([...commentEventTypes, ...dueEventTypes]);
+export const bugSideEventTypes: ReadonlySet<string> = new Set([
+  ...commentEventTypes,
+  ...dueEventTypes,
+  ...slaBreachEventTypes,
+]);

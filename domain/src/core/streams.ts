@@ -22,6 +22,8 @@ export const streams = {
   milestone: (id: string) => `milestone-${id}`,
   /** One automation rule's life: created, changed, paused after failures, deleted (issue 38). */
   automation: (id: string) => `automation-${id}`,
+  /** One SLA policy's life: created, changed, deleted (issue 38). */
+  sla: (id: string) => `sla-${id}`,
   /** One outgoing webhook's system events (switched off when it keeps failing). */
   webhook: (id: string) => `webhook-${id}`,
 } as const;

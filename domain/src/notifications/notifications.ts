@@ -26,6 +26,8 @@ export const notificationKinds = [
   'rule',
   /** To admins: a rule kept failing and was paused (api.md "Automation rules"). */
   'rule_paused',
+  /** To a bug's assignees (its reporter when it has none): a target of its SLA passed unmet. */
+  'sla_breached',
 ] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 

@@ -119,6 +119,20 @@ export const bugDtoSchema = z.object({
     .describe('Its workflow state (`GET /api/projects/{id}/states`); `category` is always its `status`'),
   estimate: z.number().nullable().describe('Hours it is expected to take, or null'),
   timeSpentMinutes: z.number().int().describe('Minutes logged on it (`POST /api/bugs/{id}/worklog`)'),
+  respondedAt: z.string().nullable().describe('When it first left Open (null: not yet)'),
+  resolvedAt: z.string().nullable().describe('When it was first Closed (null: not yet)'),
+  sla: z
+    .object({
+      policy: z.object({ _id: z.string(), name: z.string() }).describe('The SLA policy that holds for it'),
+      respondBy: z.string().nullable().describe('When it must leave Open: the report plus `respondWithin`'),
+      resolveBy: z.string().nullable().describe('When it must be Closed: the report plus `resolveWithin`'),
+      respondedAt: z.string().nullable(),
+      resolvedAt: z.string().nullable(),
+      breached: z.array(z.enum(['respond', 'resolve'])).describe('Targets met late, or unmet and past due'),
+      atRisk: z.boolean().describe('A target not met yet is in the last quarter of its window'),
+    })
+    .nullable()
+    .describe('Its SLA (`POST /api/sla`), or null when no policy holds for it'),
   fields: z
     .record(z.string(), z.union([z.string(), z.number(), z.array(z.string())]).nullable())
     .describe(
@@ -204,7 +218,19 @@ export const messageSchema = z.object({
   createdAt: z.string(),
 });
 
+/** An SLA policy (api.md "Automation rules"): write-api's answers and read-api's alike. */
+export const slaPolicySchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  projectId: z.string().nullable().describe('Null: it may hold for every project’s bugs'),
+  conditions: z.array(z.object({ field: z.string(), op: z.string(), value: z.unknown() })),
+  respondWithin: z.string().nullable().describe('`4h`: the bug must leave Open by its report plus this'),
+  resolveWithin: z.string().nullable().describe('The bug must be Closed by its report plus this'),
+  createdAt: z.string(),
+});
+
 schemaNames.add(userDtoSchema, { id: 'User' });
+schemaNames.add(slaPolicySchema, { id: 'SlaPolicy' });
 schemaNames.add(bugDtoSchema, { id: 'Bug' });
 schemaNames.add(chatSchema, { id: 'Chat' });
 schemaNames.add(messageSchema, { id: 'Message' });

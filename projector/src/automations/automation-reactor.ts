@@ -7,6 +7,7 @@ import {
   type BugFacts,
   type BugState,
   bugDecider,
+  bugFacts,
   bugKey,
   bugStreamDecider,
   ConflictError,
@@ -34,7 +35,7 @@ import type { Logger } from '@bugtrail/platform';
 import type pg from 'pg';
 import { LeaderLoop } from '../runtime/leader-loop.js';
 import { reactorPosition, saveReactorPosition, startAtHeadOnFirstRun } from '../runtime/reactor-checkpoint.js';
-import { bugFacts, isTrigger, sameCommand } from './simulate.js';
+import { isTrigger, sameCommand } from './simulate.js';
 
 const LEADER_LOCK = 7310090;
 const REACTOR = 'automations';

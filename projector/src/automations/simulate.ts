@@ -4,6 +4,7 @@ import {
   automationLimits,
   type BugFacts,
   type BugState,
+  bugFacts,
   bugKey,
   conditionsHold,
   evolveBugWith,
@@ -14,7 +15,6 @@ import {
   type LabelState,
   type ProjectState,
   type ReportedBug,
-  shownFields,
   triggerOf,
 } from '@bugtrail/domain';
 import { type EventStore, type RecordedEvent, START } from '@bugtrail/eventstore';
@@ -112,19 +112,6 @@ export const sameCommand = (a: RecordedEvent, b: RecordedEvent): boolean =>
   a.metadata.correlationId === b.metadata.correlationId &&
   a.metadata.occurredAt === b.metadata.occurredAt &&
   JSON.stringify(a.metadata.rule ?? null) === JSON.stringify(b.metadata.rule ?? null);
-
-/** What a rule's conditions compare: the bug's own fields, labels by id and name, project by id and key, custom fields by key. */
-export function bugFacts(bug: ReportedBug, project: ProjectState, labelName: (id: string) => string): BugFacts {
-  return {
-    priority: bug.priority,
-    severity: bug.severity,
-    status: bug.status,
-    module: bug.module,
-    labels: bug.labelIds.map((id) => ({ id, name: labelName(id) })),
-    project: { id: bug.projectId, key: project.key },
-    fields: shownFields(project.fields, bug.fieldValues),
-  };
-}
 
 /** A bug event that triggers the rule: its event, not the rule's own change, not past the chain's end. */
 export function isTrigger(event: RecordedEvent, rule: Pick<SimulatedRule, 'id' | 'when'>): boolean {

@@ -29,7 +29,19 @@ import { fieldSortRows, MISSING_SORT_KEY } from '../projects/field-sort.js';
 import type { BulkWriter } from '../runtime/copy.js';
 import { bugsBornIn, type Projection } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
+import { slaTopic } from '../sla/sla.queries.js';
 import { bugsShowing, linksOfEntries, writeRelations } from './bug-links.js';
+import {
+  createSlaTables,
+  foldSlaPolicies,
+  livePolicies,
+  loadPolicies,
+  recomputeSla,
+  slaColumns,
+  slaPolicyEventTypes,
+  tellBreaches,
+  toldKey,
+} from './bug-sla.js';
 import { bugsTopic, bugTopic } from './bug-topics.js';
 import type { BugKeysTable, BugsTable, BugUsersTable, FileKeys } from './bugs.tables.js';
 
@@ -52,6 +64,8 @@ type Entry = {
   changed: boolean;
   /** It has a row already. */
   stored: boolean;
+  /** The SLA breaches told of it (bug-sla.ts). */
+  told: string[];
 };
 
 type StoredRow = Pick<
@@ -66,6 +80,7 @@ type StoredRow = Pick<
   | 'field_values'
   | 'state_id'
   | 'worklog'
+  | 'sla_told'
 >;
 /** A row as written (as JSON, so the domain's readonly arrays go as they are): all but the generated search vector. */
 type BugRow = Omit<Insertable<BugsTable>, 'search' | 'assignee_ids'> & { assignee_ids: readonly string[] };
@@ -135,6 +150,8 @@ export function stateFromRow(
     estimate: dto.estimate ?? null,
     // The row keeps the entries (a deleted one's minutes leave the total).
     worklog: worklog ?? [],
+    respondedAt: dto.respondedAt ?? null,
+    resolvedAt: dto.resolvedAt ?? null,
     createdAt: dto.createdAt,
     updatedAt: dto.updatedAt,
   };
@@ -191,6 +208,11 @@ function counterKeys(s: ReportedBug, fields: readonly FieldDef[] = []): string[]
 
 const t = (schema: string, table: string) => sql.id(schema, table);
 
+/** What a batch reads of a stored bug (StoredRow): the answer and the facts it keeps beside it. */
+const STORED = sql.raw(
+  'id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog, sla_told',
+);
+
 /**
  * Bugs: one row per bug (filter/sort columns and the DTO with names), the
  * dashboard counters per scope (kept by per-batch deltas, so a dashboard costs the
@@ -210,8 +232,20 @@ export const bugsProjection: Projection = {
   //     bug chose, its worklog entries, the projects' fields and states beside their names.
   // 12: lists sorted by a custom field read `bug_field_sort` in order; `project:{id}` counters count
   //     each select option too (a list filtered by one answers its total without a count).
-  version: 12,
-  tables: ['bugs', 'bug_counters', 'bug_users', 'bug_projects', 'bug_keys', 'labels', 'bug_links', 'bug_field_sort'],
+  // 13: SLA policies (issue 38): each bug's `sla` under the policy that holds for it, and when it is
+  //     breached, at risk, and has a breach to tell; `respondedAt` and `resolvedAt` in the DTO.
+  version: 13,
+  tables: [
+    'bugs',
+    'bug_counters',
+    'bug_users',
+    'bug_projects',
+    'bug_keys',
+    'labels',
+    'bug_links',
+    'bug_field_sort',
+    'sla_policies',
+  ],
 
   async createTables(db: Kysely<ReadModelDb>, schema: string) {
     await sql`create table ${t(schema, 'bugs')} (
@@ -238,6 +272,11 @@ export const bugsProjection: Projection = {
       field_values jsonb,
       state_id text,
       worklog jsonb,
+      sla_policy_id text,
+      sla_breached_at timestamptz,
+      sla_risk_at timestamptz,
+      sla_tell_at timestamptz,
+      sla_told text[],
       search tsvector generated always as (
         to_tsvector('english', coalesce(dto->>'title', '') || ' ' || coalesce(dto->>'description', ''))
       ) stored
@@ -290,6 +329,7 @@ export const bugsProjection: Projection = {
       sort_key text collate "C" not null,
       primary key (bug_id, field_id)
     )`.execute(db);
+    await createSlaTables(db, schema);
     // By-key lookups read it, and so does a project's new key (which bugs to relabel): a key, not an index.
     await sql`create table ${t(schema, 'bug_keys')} (
       project_id text not null,
@@ -344,6 +384,10 @@ export const bugsProjection: Projection = {
     await sql`create index ${index('bugs_board')} on ${t(schema, 'bugs')} (project_id, status, rank, id) where not deleted and not archived`.execute(
       db,
     );
+    // The breach clock looks, every few seconds, for bugs with a breach to tell by now.
+    await sql`create index ${index('bugs_sla_tell')} on ${t(schema, 'bugs')} (sla_tell_at) where sla_tell_at is not null and not deleted`.execute(
+      db,
+    );
     // Not unique: write-api never gives a number twice, and a projection must not stop on an event it cannot change.
     await sql`create index ${index('bugs_number')} on ${t(schema, 'bugs')} (number)`.execute(db);
     await sql`create index ${index('bugs_search')} on ${t(schema, 'bugs')} using gin (search) where not deleted`.execute(
@@ -368,7 +412,11 @@ export const bugsProjection: Projection = {
       'ProjectStatesSet',
     );
     const labelEvents = eventsOf(events, 'LabelCreated', 'LabelChanged', 'LabelDeleted');
+    const policyEvents = eventsOf(events, ...slaPolicyEventTypes);
+    const breachEvents = eventsOf(events, 'BugSlaBreached');
     if (
+      policyEvents.length === 0 &&
+      breachEvents.length === 0 &&
       bugEvents.length === 0 &&
       userEvents.length === 0 &&
       projectEvents.length === 0 &&
@@ -381,6 +429,12 @@ export const bugsProjection: Projection = {
     const labels = new Map<string, StoredLabel>();
     const relabelledLabels = await foldLabels(db, schema, labels, labelEvents);
     if (labelEvents.length > 0) topics.add('labels');
+
+    // 0a. SLA policies: every one (a handful), the batch's folded in; which projects' bugs they may change.
+    const policies = await loadPolicies(db, schema);
+    const rescoped = await foldSlaPolicies(db, schema, policies, policyEvents);
+    if (policyEvents.length > 0) topics.add(slaTopic);
+    const live = livePolicies(policies);
 
     // 0. Projects' keys and names: the batch's last word on each (its bugs show it), and which changed.
     const projects = new Map<string, ProjectLabel>();
@@ -431,16 +485,14 @@ export const bugsProjection: Projection = {
     const born = bugsBornIn(bugEvents);
     const stored = bugIds.filter((id) => !born.has(id));
     if (stored.length > 0) {
-      const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog from ${t(schema, 'bugs')}
+      const { rows } = await sql<StoredRow>`select ${STORED} from ${t(schema, 'bugs')}
         where id = any(${stored}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
     if (renamed.size > 0) {
       // One index lookup per person: given `people && (a long array)`, the planner guessed thousands
       // of matches and read the whole table (83 ms at 20k bugs for 60 new users; seconds at 272k).
-      const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog from ${t(schema, 'bugs')}
+      const { rows } = await sql<StoredRow>`select ${STORED} from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from unnest(${[...renamed]}::text[]) as u(person)
             cross join lateral (select id from ${t(schema, 'bugs')} where people @> array[u.person]) shown))
@@ -449,8 +501,7 @@ export const bugsProjection: Projection = {
     }
 
     if (relabelledLabels.length > 0) {
-      const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog from ${t(schema, 'bugs')}
+      const { rows } = await sql<StoredRow>`select ${STORED} from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from unnest(${relabelledLabels}::text[]) as l(label)
             cross join lateral (select id from ${t(schema, 'bugs')} where label_ids @> array[l.label]) shown))
@@ -459,8 +510,7 @@ export const bugsProjection: Projection = {
     }
 
     if (refielded.length > 0) {
-      const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog from ${t(schema, 'bugs')}
+      const { rows } = await sql<StoredRow>`select ${STORED} from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from jsonb_to_recordset(${JSON.stringify(refielded)}::jsonb) as f(project_id text, field_id text)
             cross join lateral (select id from ${t(schema, 'bugs')}
@@ -469,8 +519,7 @@ export const bugsProjection: Projection = {
       for (const row of rows) if (!entries.has(row.id)) entries.set(row.id, entryOf(row));
     }
     if (restated.length > 0) {
-      const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog from ${t(schema, 'bugs')}
+      const { rows } = await sql<StoredRow>`select ${STORED} from ${t(schema, 'bugs')}
         where id = any(array(
             select shown.id from jsonb_to_recordset(${JSON.stringify(restated)}::jsonb) as r(project_id text, state_ids text[], statuses text[])
             cross join lateral (select id from ${t(schema, 'bugs')}
@@ -485,7 +534,15 @@ export const bugsProjection: Projection = {
       const id = (e.data as { bugId: string }).bugId;
       let entry = entries.get(id);
       if (!entry) {
-        entry = { id, before: { kind: 'empty' }, state: { kind: 'empty' }, revision: -1, changed: true, stored: false };
+        entry = {
+          id,
+          before: { kind: 'empty' },
+          state: { kind: 'empty' },
+          revision: -1,
+          changed: true,
+          stored: false,
+          told: [],
+        };
         entries.set(id, entry);
       }
       const was = entry.state;
@@ -502,6 +559,14 @@ export const bugsProjection: Projection = {
       entry.changed = true;
     }
 
+    // 3a. Breaches told: kept on the bug's row (the clock tells the next one, not this one again).
+    const toldElsewhere = new Map<string, string[]>();
+    for (const e of breachEvents) {
+      const entry = entries.get(e.data.bugId);
+      if (entry) entry.told = [...new Set([...entry.told, toldKey(e)])];
+      else toldElsewhere.set(e.data.bugId, [...(toldElsewhere.get(e.data.bugId) ?? []), toldKey(e)]);
+    }
+
     // 3b. Relations: written both ways; the bugs that show a changed bug (related, parent, sub-bugs) are written again.
     const ends = await writeRelations(db, schema, bugEvents);
     const parents: string[] = [];
@@ -514,8 +579,7 @@ export const bugsProjection: Projection = {
     // Written again only because they show another bug: a change there is news to those who see that bug.
     const showingOnly = new Set(toLoad);
     if (toLoad.length > 0) {
-      const { rows } =
-        await sql<StoredRow>`select id, dto, deleted, revision, file_keys, parent_id, label_ids, field_values, state_id, worklog from ${t(schema, 'bugs')}
+      const { rows } = await sql<StoredRow>`select ${STORED} from ${t(schema, 'bugs')}
         where id = any(${toLoad}::text[])`.execute(db);
       for (const row of rows) entries.set(row.id, entryOf(row));
     }
@@ -569,7 +633,7 @@ export const bugsProjection: Projection = {
     for (const entry of entries.values()) {
       const s = entry.state;
       if (s.kind !== 'reported') continue;
-      const dto = toBugDto(s, entry.revision, lookup, projectLabel, labelShown, linksOf(s.id), setupOf);
+      const dto = toBugDto(s, entry.revision, lookup, projectLabel, labelShown, linksOf(s.id), setupOf, live);
       (entry.stored ? known : fresh).push({
         id: s.id,
         number: s.number,
@@ -594,6 +658,7 @@ export const bugsProjection: Projection = {
         field_values: Object.keys(s.fieldValues).length > 0 ? s.fieldValues : null,
         state_id: s.stateId,
         worklog: s.worklog.length > 0 ? [...s.worklog] : null,
+        ...slaColumns(dto.sla, s.createdAt, entry.told, policies),
       });
       if (entry.changed) {
         const before = entry.before;
@@ -616,6 +681,12 @@ export const bugsProjection: Projection = {
       topics.add(bugsTopic(relabelled));
     }
     await writeCounters(db, schema, deltas);
+    await tellBreaches(db, schema, toldElsewhere, policies);
+    // A policy changed: every bug it may hold for meets the policies as they are now.
+    const resla = await recomputeSla(db, schema, rescoped, policies, (row) =>
+      stateFromRow(row.dto, false, null, null, row.label_ids, row.field_values),
+    );
+    if (resla.size > 0) topics.add(bugsTopic(resla));
   },
 };
 
@@ -868,7 +939,15 @@ function entryOf(row: StoredRow): Entry {
     row.state_id,
     row.worklog,
   );
-  return { id: row.id, before: state, state, revision: row.revision, changed: false, stored: true };
+  return {
+    id: row.id,
+    before: state,
+    state,
+    revision: row.revision,
+    changed: false,
+    stored: true,
+    told: row.sla_told ?? [],
+  };
 }
 
 async function loadPeople(db: Tx, schema: string, into: Map<string, Person>, ids: string[]) {
@@ -903,16 +982,23 @@ const ROW_FIELDS = [
   'field_values',
   'state_id',
   'worklog',
+  'sla_policy_id',
+  'sla_breached_at',
+  'sla_risk_at',
+  'sla_tell_at',
+  'sla_told',
 ];
 const ROW_COLUMNS = sql`(${sql.join(ROW_FIELDS.map((field) => sql.id(field)))})`;
 
 const rowsFromJson = (rows: BugRow[]) => sql`
   select id, number, project_id, reporter_id, assignee_ids, people, status, priority, severity, created_at, updated_at, deleted, archived,
-    label_ids, rank, parent_id, milestone_id, revision, dto, file_keys, field_values, state_id, worklog
+    label_ids, rank, parent_id, milestone_id, revision, dto, file_keys, field_values, state_id, worklog,
+    sla_policy_id, sla_breached_at, sla_risk_at, sla_tell_at, sla_told
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
     id text, number int, project_id text, reporter_id text, assignee_ids text[], people text[], status text, priority text, severity text,
     created_at timestamptz, updated_at timestamptz, deleted boolean, archived boolean, label_ids text[], rank text, parent_id text, milestone_id text, revision int, dto jsonb,
-    file_keys jsonb, field_values jsonb, state_id text, worklog jsonb)`;
+    file_keys jsonb, field_values jsonb, state_id text, worklog jsonb,
+    sla_policy_id text, sla_breached_at timestamptz, sla_risk_at timestamptz, sla_tell_at timestamptz, sla_told text[])`;
 
 /** New bugs are inserted (by COPY in a rebuild), known ones updated: no speculative insertion. */
 async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[], copy?: BulkWriter) {
@@ -944,6 +1030,11 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         r.field_values == null ? null : JSON.stringify(r.field_values),
         r.state_id ?? null,
         r.worklog == null ? null : JSON.stringify(r.worklog),
+        r.sla_policy_id ?? null,
+        r.sla_breached_at ?? null,
+        r.sla_risk_at ?? null,
+        r.sla_tell_at ?? null,
+        r.sla_told ?? null,
       ]),
     );
   } else if (fresh.length > 0) {
@@ -956,7 +1047,8 @@ async function writeRows(db: Tx, schema: string, fresh: BugRow[], known: BugRow[
         created_at = x.created_at, updated_at = x.updated_at, deleted = x.deleted, archived = x.archived,
         label_ids = x.label_ids, rank = x.rank, parent_id = x.parent_id, milestone_id = x.milestone_id,
         revision = x.revision, dto = x.dto, file_keys = x.file_keys, field_values = x.field_values,
-        state_id = x.state_id, worklog = x.worklog
+        state_id = x.state_id, worklog = x.worklog, sla_policy_id = x.sla_policy_id, sla_breached_at = x.sla_breached_at,
+        sla_risk_at = x.sla_risk_at, sla_tell_at = x.sla_tell_at, sla_told = x.sla_told
       from (${rowsFromJson(known)}) x where b.id = x.id`.execute(db);
   }
 }

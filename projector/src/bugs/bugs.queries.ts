@@ -9,8 +9,10 @@ import {
   personalScope,
   priorities,
   type Severity,
+  type SlaFilter,
   severities,
   withoutHiddenLinks,
+  withSlaAt,
 } from '@bugtrail/domain';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import {
@@ -89,6 +91,9 @@ export type ListFilters = Readonly<{
   states?: readonly string[] | undefined;
   /** `field.<key>=value`, each resolved to the fields it means (fieldsWithKeys): a bug matches every one. */
   fields?: readonly FieldFilter[] | undefined;
+  /** Its SLA (issue 38) at risk or breached at `now` (default: the moment of the query). */
+  sla?: SlaFilter | undefined;
+  now?: string | undefined;
 }>;
 
 export type ListQuery = Readonly<{
@@ -302,6 +307,14 @@ function listConditions(eb: BugsEb, query: ListQuery): Expression<SqlBool>[] {
     const modules = f.modules.map((m) => sql`lower(${m})`);
     conditions.push(sql<boolean>`lower(dto->>'module') in (${sql.join(modules)})`);
   }
+  if (f.sla) {
+    const now = sql`${f.now ?? new Date().toISOString()}::timestamptz`;
+    conditions.push(
+      f.sla === 'breached'
+        ? sql<boolean>`sla_breached_at <= ${now}`
+        : sql<boolean>`sla_risk_at <= ${now} and (sla_breached_at is null or sla_breached_at > ${now})`,
+    );
+  }
   if (f.due) {
     const due = sql`(dto->>'dueDate')::timestamptz`;
     const today = sql`${f.today ?? new Date().toISOString()}::timestamptz`;
@@ -367,7 +380,8 @@ export function isFiltered(query: Pick<ListQuery, 'filters' | 'q'>): boolean {
       f.milestones?.length ||
       f.parents?.length ||
       f.fields?.length ||
-      f.states?.length,
+      f.states?.length ||
+      f.sla,
   );
 }
 
@@ -401,6 +415,10 @@ export async function listBugs(
   return pageOf(await select.execute(), query, sort);
 }
 
+/** A bug as a list answers it: without links the reader may not follow, its SLA read against the clock. */
+export const answered = (dto: BugDto, hidden: readonly string[], now: Date): BugDto =>
+  withSlaAt(withoutHiddenLinks(dto, hidden), now);
+
 /** A page of rows (one more than the limit, when there is a next page) and its next cursor. */
 function pageOf(
   rows: readonly { dto: BugDto; id: string; sk: string }[],
@@ -409,15 +427,16 @@ function pageOf(
 ): { bugs: BugDto[]; nextCursor: string | null } {
   // A related bug or a parent in a project hidden from the reader is not named (issue 35's rule).
   const hidden = query.hiddenProjects ?? [];
+  const now = new Date();
   if (query.limit !== undefined && rows.length > query.limit) {
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1]!;
     return {
-      bugs: page.map((r) => withoutHiddenLinks(r.dto, hidden)),
+      bugs: page.map((r) => answered(r.dto, hidden, now)),
       nextCursor: encodeCursor({ sort: sort.key, value: last.sk, id: last.id }),
     };
   }
-  return { bugs: rows.map((r) => withoutHiddenLinks(r.dto, hidden)), nextCursor: null };
+  return { bugs: rows.map((r) => answered(r.dto, hidden, now)), nextCursor: null };
 }
 
 /** A list sorted by a custom field, read off `bug_field_sort` in order (`fields`: its ids in the listed projects). */
@@ -566,7 +585,8 @@ export async function searchVisibleBugs(
       and (search @@ ${tsquery} or dto->>'title' ilike ${like} or number = ${number})
     order by (number = ${number}) desc nulls last, ts_rank(search, ${tsquery}) desc, created_at desc
     limit ${limit}`.execute(db);
-  return rows.map((row) => row.dto);
+  const now = new Date();
+  return rows.map((row) => withSlaAt(row.dto, now));
 }
 
 /** The live bug of this number when `actor` may open it, else null. */
@@ -581,7 +601,7 @@ export async function findVisibleBugByNumber(
     .where('number', '=', number)
     .where(visibleBugsSql(actor))
     .executeTakeFirst();
-  return row?.dto ?? null;
+  return row ? withSlaAt(row.dto, new Date()) : null;
 }
 
 /** Each bug's live topic (`bugTopic`: its audience and project) as the live bugs read model has it; unknown ids are missing. */

@@ -156,6 +156,7 @@ describe('bug read models: random events, then rebuild = live', () => {
     let keyCount = 0;
     // Labels (issue 36): made, renamed or recoloured, deleted; bugs carry them.
     const labels: { id: string; deleted: boolean }[] = [];
+    const policies: { id: string; deleted: boolean }[] = [];
     const relations: {
       bugId: string;
       otherBugId: string;
@@ -279,6 +280,67 @@ describe('bug read models: random events, then rebuild = live', () => {
             { actorId: userId, at },
           ),
         ];
+      } else if (roll < 0.25) {
+        // SLA policies (issue 38): written, changed, deleted (every bug they may hold for follows);
+        // now and then a breach told on a bug.
+        const alive = policies.filter((p) => !p.deleted);
+        const policy = alive.length > 0 && r.next() < 0.5 ? r.pick(alive) : null;
+        if (candidates.length > 0 && alive.length > 0 && r.next() < 0.25) {
+          const [bugId] = r.pick(candidates) as [string, ReportedBug];
+          stream = `bug-${bugId}`;
+          events = [
+            event(
+              'BugSlaBreached',
+              {
+                bugId,
+                policyId: r.pick(alive).id,
+                policyName: 'told',
+                target: r.pick(['respond', 'resolve'] as const),
+                dueAt: new Date(clock.now - r.int(86_400_000)).toISOString(),
+              },
+              { actorId: null, at },
+            ),
+          ];
+        } else if (!policy) {
+          const id = randomUUID();
+          policies.push({ id, deleted: false });
+          stream = `sla-${id}`;
+          events = [
+            event(
+              'SlaPolicyCreated',
+              {
+                policyId: id,
+                name: `policy ${total}${odd()}`,
+                projectId: r.next() < 0.5 ? null : r.pick(projects).id,
+                conditions: r.next() < 0.5 ? [] : [{ field: 'priority', op: 'in', value: r.some([...priorities], 2) }],
+                respondSeconds: r.next() < 0.7 ? 3600 + r.int(86_400) : null,
+                resolveSeconds: 86_400 + r.int(864_000),
+                createdAt: at,
+              },
+              { actorId: people.admins[0]!, at },
+            ),
+          ];
+        } else {
+          stream = `sla-${policy.id}`;
+          if (r.next() < 0.7) {
+            events = [
+              event(
+                'SlaPolicyChanged',
+                {
+                  policyId: policy.id,
+                  name: `changed ${total}`,
+                  conditions: [{ field: 'severity', op: 'is_not', value: r.pick(severities) }],
+                  respondSeconds: r.next() < 0.5 ? null : 60 + r.int(7200),
+                  changedAt: at,
+                },
+                { actorId: null, at },
+              ),
+            ];
+          } else {
+            policy.deleted = true;
+            events = [event('SlaPolicyDeleted', { policyId: policy.id, name: 'gone' }, { actorId: null, at })];
+          }
+        }
       } else {
         const [bugId, state] = r.pick(candidates) as [string, ReportedBug];
         stream = `bug-${bugId}`;

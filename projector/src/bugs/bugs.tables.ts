@@ -1,4 +1,5 @@
 import type {
+  AutomationCondition,
   BugDto,
   BugScope,
   BugStatus,
@@ -51,6 +52,13 @@ export interface BugsTable {
   state_id: string | null;
   /** Its worklog entries (its answer says their total); null without any. */
   worklog: WorkEntry[] | null;
+  /** The SLA policy that holds for it (its answer's `sla`), and when it is breached, at risk, has a breach to tell (bug-sla.ts). */
+  sla_policy_id: string | null;
+  sla_breached_at: ColumnType<Date, string | null, string | null> | null;
+  sla_risk_at: ColumnType<Date, string | null, string | null> | null;
+  sla_tell_at: ColumnType<Date, string | null, string | null> | null;
+  /** The breaches told (`BugSlaBreached`), by key (`<policy>:<target>:<due>`); null: none. */
+  sla_told: string[] | null;
   search: Generated<string>;
 }
 
@@ -109,6 +117,19 @@ export interface BugProjectsTable {
   fields: ColumnType<FieldDef[], string | undefined, string>;
   /** Its workflow states, empty for the defaults (states.ts). */
   states: ColumnType<WorkflowState[], string | undefined, string>;
+}
+
+/** Every SLA policy (deleted ones flagged): `GET /api/sla`, and the policy each bug meets. */
+export interface SlaPoliciesTable {
+  id: string;
+  project_id: string | null;
+  name: string;
+  conditions: ColumnType<AutomationCondition[], string, string>;
+  respond_seconds: number | null;
+  resolve_seconds: number | null;
+  created_at: string;
+  since: string;
+  deleted: boolean;
 }
 
 /** Every place a bug has had: (project, number) names it for good (`WEB-7` after a move or a new key too). */

@@ -452,6 +452,17 @@ export const notificationsProjection = defineProjection({
     },
     BugDueSoon: dueNotice,
     BugOverdue: dueNotice,
+    BugSlaBreached(batch, e) {
+      const d = e.data;
+      const bug = batch.liveBug(d.bugId);
+      if (!bug) return;
+      // The assignees answer for it; a bug nobody holds tells its reporter (api.md: "notifies the assignees").
+      const people = (bug.assignee_ids ?? []).length > 0 ? (bug.assignee_ids ?? []) : [bug.reporter_id];
+      const missed = d.target === 'respond' ? 'was not responded to' : 'was not resolved';
+      batch.notify(e, people, 'sla_breached', `${bugName(bug)} ${missed} in time (SLA ${d.policyName})`, {
+        bugId: bug.id,
+      });
+    },
     ChatCreated: chatNamed,
     ChatRenamed: chatNamed,
     MessageSent(batch, e) {

@@ -15,10 +15,10 @@ import {
   severities,
   streams,
   ValidationError,
-  withoutHiddenLinks,
 } from '@bugtrail/domain';
 import { type AuthEnv, readQuery, requireAuth, requireRole } from '@bugtrail/platform';
 import {
+  answered,
   type BugCounts,
   type BugScope,
   type BugSort,
@@ -125,6 +125,7 @@ export function listOptions(c: Context): ListOptions {
     parents: orNone(filterValues(c, 'parent')),
     fields: orNone(fieldFilters),
     states: orNone(filterValues(c, 'state')),
+    sla: query.sla,
   };
   return {
     ...(statuses.length === 1 ? { status: statuses[0] } : {}),
@@ -339,7 +340,7 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     const row = number > 0 ? await findBugByNumber(deps.db, number) : null;
     if (!row || row.deleted || isHiddenFrom(c.var.actor, row)) throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
-    return c.json(withoutHiddenLinks(row.dto, c.var.actor.hiddenProjects ?? []));
+    return c.json(answered(row.dto, c.var.actor.hiddenProjects ?? [], new Date()));
   });
 
   // api.md "Projects": `WEB-7` (and any key the bug or its project had) answers as by id; a
@@ -350,14 +351,14 @@ export function createBugsRoutes(deps: ReadApiDeps) {
     const row = key && project ? await findBugByProjectNumber(deps.db, project.id, key.number) : null;
     if (!row || row.deleted || isHiddenFrom(c.var.actor, row)) throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
-    return c.json(withoutHiddenLinks(row.dto, c.var.actor.hiddenProjects ?? []));
+    return c.json(answered(row.dto, c.var.actor.hiddenProjects ?? [], new Date()));
   });
 
   app.get('/:id', async (c) => {
     const row = await findBug(deps.db, c.req.param('id'));
     if (!row || row.deleted || isHiddenFrom(c.var.actor, row)) throw new NotFoundError(bugMessages.notFound);
     if (!bugPermissions.canView(c.var.actor, row)) throw new ForbiddenError(bugMessages.noPermissionToView);
-    return c.json(withoutHiddenLinks(row.dto, c.var.actor.hiddenProjects ?? []));
+    return c.json(answered(row.dto, c.var.actor.hiddenProjects ?? [], new Date()));
   });
 
   return app;

@@ -1,3 +1,4 @@
+import { slaFilters, slaMessages } from '@bugtrail/domain';
 import { bugDtoSchema, userRefSchema } from '@bugtrail/platform';
 import { bugSortKeys } from '@bugtrail/projector';
 import { z } from 'zod';
@@ -107,6 +108,12 @@ export const listQuery = z.object({
     .enum(['true', 'false'], { error: 'archived must be true or false' })
     .optional()
     .describe('true: the archived bugs instead (they are in no other list or count); false, the default: the others'),
+  sla: z
+    .enum(slaFilters, { error: slaMessages.unknownFilter })
+    .optional()
+    .describe(
+      'at_risk: a target of its SLA not met yet is in the last quarter of its window; breached: a target met late, or unmet and past due',
+    ),
   triage: z
     .enum(['true', 'false'], { error: 'triage must be true or false' })
     .optional()

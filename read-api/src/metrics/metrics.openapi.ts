@@ -5,6 +5,8 @@ import {
   cycleTimesQuery,
   metricsAnswerSchema,
   metricsQuery,
+  slaMetricsAnswer,
+  slaMetricsQuery,
 } from './metrics.schemas.js';
 
 /** The flow metrics (metrics.routes.ts), relative to their mount at /api/metrics. */
@@ -13,6 +15,21 @@ const tags = ['metrics'];
 const roles = ['admin', 'auditor'] as const;
 
 export const metricsOperations: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/sla',
+    summary: 'SLA compliance per policy over the bugs reported in a window (all time without one)',
+    description:
+      'Each bug counts for the policy that holds for it now: a policy written today is measured over the past at once.',
+    tags,
+    roles: [...roles],
+    query: slaMetricsQuery,
+    responses: {
+      200: { description: 'Each policy, in the order policies are tried', schema: slaMetricsAnswer },
+      400: invalidAnswer,
+      403: forbiddenAnswer,
+    },
+  },
   {
     method: 'get',
     path: '/',

@@ -6,13 +6,15 @@ import {
   flowMetrics,
   type MetricsWindow,
   type StateTime,
+  slaCompliance,
   timeInStates,
 } from '@bugtrail/projector';
 import { Hono } from 'hono';
 import { effectiveAsOf } from '../as-of.js';
 import type { ReadApiDeps } from '../deps.js';
+import { withProjectRights } from '../projects/project-rights.js';
 import { projectFilter } from '../query-values.js';
-import { cycleTimesQuery, metricsQuery } from './metrics.schemas.js';
+import { cycleTimesQuery, metricsQuery, slaMetricsQuery } from './metrics.schemas.js';
 
 function windowOf(
   query: { from?: Date | undefined; to?: Date | undefined; asOf?: Date | undefined },
@@ -41,7 +43,7 @@ async function stateTimes(deps: ReadApiDeps, w: MetricsWindow): Promise<StateTim
  */
 export function createMetricsRoutes(deps: ReadApiDeps) {
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps.tokens), requireRole('admin', 'auditor'));
+  app.use('*', requireAuth(deps.tokens), requireRole('admin', 'auditor'), withProjectRights(deps));
 
   app.get('/', async (c) => {
     const query = readQuery(c, metricsQuery);
@@ -57,6 +59,18 @@ export function createMetricsRoutes(deps: ReadApiDeps) {
     const query = readQuery(c, cycleTimesQuery);
     const w = windowOf(query, await projectFilter(c, deps));
     return c.json({ ...echo(w), ...(await cycleTimePoints(deps.db, w, query.groupBy ?? null, query.limit ?? 2000)) });
+  });
+
+  // SLA compliance per policy (issue 38): the bugs reported in the window as they stand now.
+  app.get('/sla', async (c) => {
+    const query = readQuery(c, slaMetricsQuery);
+    const projects = await projectFilter(c, deps);
+    const window = { from: query.from ?? null, to: query.to ?? null, projects, now: new Date() };
+    return c.json({
+      from: window.from?.toISOString() ?? null,
+      to: window.to?.toISOString() ?? null,
+      policies: await slaCompliance(deps.db, window, c.var.actor.hiddenProjects ?? []),
+    });
   });
 
   app.get('/flow', async (c) => {

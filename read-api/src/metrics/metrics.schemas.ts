@@ -29,6 +29,38 @@ const isOrdered = (q: { from?: Date | undefined; to?: Date | undefined }) => !q.
 
 export const metricsQuery = z.object(windowQuery).refine(isOrdered, ordered);
 
+/** `GET /api/metrics/sla`: the bugs reported in the window, as they stand now. */
+export const slaMetricsQuery = z
+  .object({ from: windowQuery.from, to: windowQuery.to, project: windowQuery.project })
+  .refine(isOrdered, ordered);
+const target = z
+  .object({
+    met: z.number().int().describe('Bugs that met the target in time'),
+    breached: z.number().int().describe('Met late, or unmet and past due'),
+    pending: z.number().int().describe('Unmet, not due yet'),
+    compliance: z.number().nullable().describe('met / (met + breached), 0 to 1; null when none is decided'),
+  })
+  .nullable()
+  .describe('Null when the policy sets no such target');
+export const slaMetricsAnswer = z.object({
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  policies: z.array(
+    z.object({
+      _id: z.string(),
+      name: z.string(),
+      projectId: z.string().nullable(),
+      conditions: z.array(z.object({ field: z.string(), op: z.string(), value: z.unknown() })),
+      respondWithin: z.string().nullable(),
+      resolveWithin: z.string().nullable(),
+      createdAt: z.string(),
+      bugs: z.number().int().describe('Bugs reported in the window that the policy holds for'),
+      respond: target,
+      resolve: target,
+    }),
+  ),
+});
+
 const limitMessage = 'limit must be a whole number from 1 to 5000';
 export const cycleTimesQuery = z
   .object({

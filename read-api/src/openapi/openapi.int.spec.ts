@@ -122,6 +122,7 @@ describe('GET /api/openapi.json', () => {
       'milestone',
       'parent',
       'archived',
+      'sla',
       'triage',
       'X-Min-Position',
     ]);

@@ -49,6 +49,7 @@ describe('a private project’s bug, through every read operation and the live s
   let fileId: string;
   let milestoneId: string;
   let ruleId: string;
+  let policyId: string;
   let publicBugId: string;
   const streams = new Map<Actor, SseReader>();
   const before = new Map<string, HttpAnswer>();
@@ -68,6 +69,7 @@ describe('a private project’s bug, through every read operation and the live s
       .replace('{idOrKey}', sec._id)
       .replace('/api/milestones/{id}', `/api/milestones/${milestoneId}`)
       .replace('/api/automations/{id}', `/api/automations/${ruleId}`)
+      .replace('/api/sla/{id}', `/api/sla/${policyId}`)
       // Admins' own objects, refused to everyone else at the door.
       .replace('/api/webhooks/{id}', '/api/webhooks/00000000-0000-4000-8000-000000000000');
     if (filled.includes('{')) throw new Error(`${method} ${template}: a path parameter was left unfilled`);
@@ -131,6 +133,7 @@ describe('a private project’s bug, through every read operation and the live s
     fileId = 'x';
     milestoneId = 'x';
     ruleId = 'x';
+    policyId = 'x';
     for (const [template, item] of Object.entries(doc.body.paths as Record<string, Record<string, unknown>>)) {
       for (const method of Object.keys(item)) {
         const key = `${method} ${template}`;
@@ -199,6 +202,14 @@ describe('a private project’s bug, through every read operation and the live s
     );
     expect(rule.status, JSON.stringify(rule.body)).toBe(201);
     ruleId = rule.body._id;
+    // An SLA policy of the project, named with the mark (issue 38): its bugs' answers name it.
+    const policy = await api.post(
+      '/api/sla',
+      { name: `Vault SLA ${MARK}`, projectId: sec._id, conditions: [], respondWithin: '4h' },
+      people.admin.token,
+    );
+    expect(policy.status, JSON.stringify(policy.body)).toBe(201);
+    policyId = policy.body._id;
     // Time logged on it, with a note only its project may read (issue 37).
     const logged = await api.post(
       `/api/bugs/${bug._id}/worklog`,

@@ -323,4 +323,21 @@ export const writeApiMigrations: Record<string, Migration> = {
       await sql`create index bug_states_state on write_api.bug_states (project_id, state_id)`.execute(db);
     },
   },
+  '0400_sla_policies': {
+    async up(db: Kysely<unknown>) {
+      // The SLA policies that exist (issue 38), written with each policy event: every bug answer
+      // write-api gives shows the SLA that holds for the bug.
+      await sql`create table write_api.sla_policies (
+        id text primary key,
+        project_id text,
+        name text not null,
+        conditions jsonb not null,
+        respond_seconds int,
+        resolve_seconds int,
+        created_at text not null,
+        since text not null,
+        deleted boolean not null default false
+      )`.execute(db);
+    },
+  },
 };

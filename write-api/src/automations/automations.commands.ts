@@ -7,8 +7,6 @@ import {
   automationMessages,
   createAutomationBody,
   ForbiddenError,
-  liveFields,
-  liveOptions,
   milestoneDecider,
   NotFoundError,
   type ProjectState,
@@ -24,7 +22,7 @@ import { defineCommand } from '../command.js';
 import { positionHeaders } from '../commands.openapi.js';
 import type { WriteApiDeps } from '../deps.js';
 import { loadProject } from '../projects/project-facts.js';
-import { projectOfKey } from '../projects/project-keys.js';
+import { conditionContext, ledBy, namedProject } from './condition-context.js';
 
 /**
  * Automation rules (api.md "Automation rules", issue 38): admins write any rule, a project's
@@ -91,41 +89,13 @@ const fields = {
 /** A rule's project is for good: a change names the rest. */
 const { projectId: _projectId, ...changeFields } = fields;
 
-/** Every project: ids and every key each has had. */
-async function allProjects(deps: WriteApiDeps): Promise<{ id: string; key: string }[]> {
-  const { rows } = await deps.pool.query<{ project_id: string; key: string }>(
-    'select project_id, key from write_api.project_keys',
-  );
-  return rows.map((r) => ({ id: r.project_id, key: r.key }));
-}
-
-/** The project a rule names, as the caller may see it; 404 when none. */
-async function ruleProject(deps: WriteApiDeps, idOrKey: string, actor: Actor): Promise<ProjectState> {
-  // A key in any case (keys are kept upper case), else an id.
-  const state = await loadProject(deps, (await projectOfKey(deps.pool, idOrKey.toUpperCase())) ?? idOrKey);
-  if (!state.exists || !seesProject(actor, state)) throw new NotFoundError(projectMessages.notFound);
-  return state;
-}
-
 /** What a rule's words are checked against: its project's fields (every project's for a rule of all), labels, people, milestones. */
 async function actionContext(
   deps: WriteApiDeps,
   project: ProjectState | null,
   actions: readonly AutomationAction[],
 ): Promise<ActionContext> {
-  const projects = await allProjects(deps);
-  const states = project
-    ? [project]
-    : await Promise.all([...new Set(projects.map((p) => p.id))].map((id) => loadProject(deps, id)));
-  const byKey = new Map<string, { type: never; name: string; options: string[] }[]>();
-  for (const state of states)
-    for (const field of liveFields(state.fields)) {
-      const def = { type: field.type as never, name: field.name, options: liveOptions(field).map((o) => o.name) };
-      byKey.set(field.key, [...(byKey.get(field.key) ?? []), def]);
-    }
-  const { rows: labels } = await deps.pool.query<{ id: string; name: string }>(
-    'select id, name from write_api.labels where not deleted',
-  );
+  const { fields: byKey, labels, projects } = await conditionContext(deps, project);
   const userIds = new Set<string>();
   const milestoneIds = new Set<string>();
   for (const action of actions) {
@@ -162,9 +132,6 @@ function withLabelIds(actions: readonly AutomationAction[], context: ActionConte
   });
 }
 
-const ledBy = (actor: Actor, project: ProjectState | null): string[] =>
-  project && project.members[actor.id] === 'lead' ? [project.id] : [];
-
 export const createAutomation = defineCommand({
   method: 'post',
   path: '/',
@@ -178,7 +145,7 @@ export const createAutomation = defineCommand({
   stream: ({ newId }) => streams.automation(newId('CreateAutomation')),
   decider: automationDecider,
   command: async ({ body, actor, newId }, deps) => {
-    const project = body.projectId ? await ruleProject(deps, body.projectId, actor) : null;
+    const project = body.projectId ? await namedProject(deps, body.projectId, actor) : null;
     const context = await actionContext(deps, project, body.then);
     return {
       type: 'CreateAutomation',

@@ -12,6 +12,7 @@ import {
   suggestionUsageInput,
   toBugDto,
   type UserRef,
+  withSlaAt,
   worklogMessages,
 } from '@bugtrail/domain';
 import { deriveEventId } from '@bugtrail/eventstore';
@@ -20,6 +21,7 @@ import { z } from 'zod';
 import type { WriteApiDeps } from '../deps.js';
 import { LabelTable } from '../labels/label-table.js';
 import { loadProject } from '../projects/project-facts.js';
+import { SlaTable } from '../sla/sla-table.js';
 import { linksOf } from './bug-relations.js';
 
 /**
@@ -145,13 +147,14 @@ export async function bugAnswer(
   const ids = new Set<string>([bug.reporterId, ...bug.assigneeIds]);
   for (const item of bug.checklist) if (item.completedBy) ids.add(item.completedBy);
   const missing = [...ids].filter((id) => !known.has(id));
-  const [users, shown, labels, links] = await Promise.all([
+  const [users, shown, labels, links, policies] = await Promise.all([
     missing.length > 0 ? deps.accounts.refs(missing) : new Map<string, UserRef>(),
     project?.id === bug.projectId ? project : loadProject(deps, bug.projectId),
     new LabelTable(deps.pool).refs(bug.labelIds),
     linksOf(deps, bug, reader),
+    new SlaTable(deps.pool).live(bug.projectId),
   ]);
-  return toBugDto(
+  const dto = toBugDto(
     bug,
     version,
     (id) => known.get(id) ?? users.get(id),
@@ -159,5 +162,7 @@ export async function bugAnswer(
     (id) => labels.get(id),
     links,
     (id) => (id === shown.id ? { fields: shown.fields ?? [], states: shown.states ?? [] } : undefined),
+    policies,
   );
+  return withSlaAt(dto, new Date());
 }

@@ -281,6 +281,7 @@ describe('an auditor changes nothing (every command route of /api/openapi.json)'
       .replace('/api/labels/{id}', '/api/labels/any-label')
       .replace('/api/milestones/{id}', '/api/milestones/any-milestone')
       .replace('/api/automations/{id}', '/api/automations/any-rule')
+      .replace('/api/sla/{id}', '/api/sla/any-policy')
       // The default project, General, which every installation has (issue 35).
       .replace('/api/projects/{id}', '/api/projects/00000000-0000-4000-8000-000000000001')
       .replace('{userId}', userId);
