@@ -62,22 +62,23 @@ describe('automation rules', () => {
     const { page } = session;
     await page.goto('/admin/automations');
     await page.getByRole('heading', { name: 'New rule' }).waitFor();
-    await page.getByLabel('Rule name').fill('Triage');
-    await page.getByRole('combobox', { name: 'Project', exact: true }).selectOption({ label: 'SHOP · Shop' });
-    await page.getByLabel('When').selectOption('bug.reported');
+    const editor = page.getByRole('form', { name: 'New rule' });
+    await editor.getByLabel('Rule name').fill('Triage');
+    await editor.getByRole('combobox', { name: 'Project', exact: true }).selectOption({ label: 'SHOP · Shop' });
+    await editor.getByLabel('When').selectOption('bug.reported');
     // The first condition reads "priority is High" already; the first action adds a label.
-    await expect.poll(() => page.getByLabel('Value of condition 1').inputValue()).toBe('High');
-    await page.getByLabel('Label of action 1').selectOption({ label: 'urgent' });
-    await page.getByRole('button', { name: 'Add action' }).click();
-    await page.getByLabel('Action 2', { exact: true }).selectOption('assign');
-    await page.getByLabel('Developer of action 2').selectOption({ label: 'Omar On-call' });
+    await expect.poll(() => editor.getByLabel('Value of condition 1').inputValue()).toBe('High');
+    await editor.getByLabel('Label of action 1').selectOption({ label: 'urgent' });
+    await editor.getByRole('button', { name: 'Add action' }).click();
+    await editor.getByLabel('Action 2', { exact: true }).selectOption('assign');
+    await editor.getByLabel('Developer of action 2').selectOption({ label: 'Omar On-call' });
 
-    await page.getByRole('button', { name: 'Try on the last 30 days' }).click();
+    await editor.getByRole('button', { name: 'Try on the last 30 days' }).click();
     const result = page.getByRole('region', { name: 'What it would have done' });
     await result.getByText('it would have matched 1 event and done 2 things').waitFor();
     await photographAndScan(page, shots, 'rule-editor');
 
-    await page.getByRole('button', { name: 'Save rule' }).click();
+    await editor.getByRole('button', { name: 'Save rule' }).click();
     await toast(session, 'Rule Triage saved');
     const rules = page.getByRole('list', { name: 'Rules' });
     await rules.getByText('Triage', { exact: true }).waitFor();
@@ -95,6 +96,51 @@ describe('automation rules', () => {
     await log.getByText('Add a label: done; Assign a developer: done').waitFor();
     await page.getByRole('heading', { level: 1 }).click();
     await photographAndScan(page, shots, 'rules');
+    await session.context.close();
+  });
+
+  it('lets an admin write an SLA policy, measured over the past at once, shown on bugs, lists and Flow', async () => {
+    const session = await openPage(e2e, { user: admin });
+    const { page } = session;
+    await page.goto('/admin/automations');
+    await page.getByRole('heading', { name: 'New SLA policy' }).waitFor();
+    const form = page.getByRole('form', { name: 'New SLA policy' });
+    await form.getByLabel('Policy name').fill('High priority');
+    // "priority is High" is its first condition already; a second that held for nothing is removed.
+    await form.getByLabel('Respond within').fill('1s');
+    await form.getByLabel('Resolve within').fill('7d');
+    await form.getByRole('button', { name: 'Save policy' }).click();
+    await toast(session, 'SLA policy High priority saved: measured over the past already');
+    const policies = page.getByRole('list', { name: 'SLA policies' });
+    await policies.getByText('High priority', { exact: true }).waitFor();
+    // The High bugs reported before it are measured at once: past their 1s to respond, none answered.
+    await policies.getByText(/Last 90 days: 2 bugs · responded in time 0%/).waitFor({ timeout: 30_000 });
+    await photographAndScan(page, shots, 'sla-policies');
+
+    await page.goto('/admin/bugs?sla=breached&view=table');
+    await page.getByRole('table').getByText('SLA breached').first().waitFor({ timeout: 30_000 });
+    await photographAndScan(page, shots, 'list-sla-breached');
+
+    const bug = await report('Refund button does nothing', 'High');
+    await page.goto(`/bugs/${bug.key}`);
+    const sla = page.getByRole('region', { name: 'SLA' });
+    await sla.getByText('Policy High priority').waitFor({ timeout: 30_000 });
+    // Its 1s to respond passes: the page read again says so.
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await sla.getByText('Policy High priority').waitFor();
+        return sla.getByText('breached', { exact: true }).count();
+      })
+      .toBe(1);
+    await sla.getByText(/^Resolve by /).waitFor();
+    await photographAndScan(page, shots, 'bug-sla');
+
+    await page.goto('/admin/flow');
+    const card = page.getByRole('region', { name: 'SLA compliance' });
+    await card.getByText('High priority').waitFor({ timeout: 30_000 });
+    await card.getByText('0%').first().waitFor();
+    await photographAndScan(page, shots, 'flow-sla');
     await session.context.close();
   });
 });

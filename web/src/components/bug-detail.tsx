@@ -9,6 +9,7 @@ import { BugLabels } from './labels/bug-labels';
 import { BugPlanning } from './planning/bug-planning';
 import { BugRelations } from './planning/bug-relations';
 import { PlanningNotices } from './planning/planning-notices';
+import { BugSlaCard } from './time/bug-sla';
 import { BugTime } from './time/bug-time';
 import { PriorityBadge, SeverityBadge, StatusBadge } from './ui/badge';
 import { Card, CardHeader } from './ui/card';
@@ -166,6 +167,7 @@ function BugDetailBody({
           <>
             <BugPlanning bug={bug} viewAs={viewAs} isEditable={isEditable} />
             <BugTime bug={bug} isEditable={isEditable} />
+            <BugSlaCard bug={bug} />
           </>
         }
       />

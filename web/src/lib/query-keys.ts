@@ -80,6 +80,10 @@ export const queryKeys = {
   /** Labels (api.md "Labels"): the list admins manage and everyone picks from. */
   labels: { all: ['labels'] as const },
   /** Automation rules and their run logs (api.md "Automation rules"). */
+  sla: {
+    all: ['sla'] as const,
+    compliance: (window: string) => ['sla', 'compliance', window] as const,
+  },
   automations: {
     all: ['automations'] as const,
     runs: (id: string) => ['automations', id, 'runs'] as const,

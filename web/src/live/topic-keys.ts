@@ -40,6 +40,9 @@ export function queryKeysForTopic(topic: string): QueryKey[] {
     // Rules and their runs changed (heard by those who read every rule).
     case 'automations':
       return [queryKeys.automations.all];
+    // SLA policies changed: their list and figures, and the SLA every bug answer carries.
+    case 'sla':
+      return [queryKeys.sla.all, queryKeys.bugs.all];
     // `milestones|*|{projectId}`: a milestone of a project one sees was planned, changed, closed or deleted.
     case 'milestones':
       return [queryKeys.bugs.all];

@@ -1,11 +1,8 @@
 import {
   type AutomationAction,
-  type AutomationCondition,
   type AutomationTrigger,
   actionTypes,
   automationTriggerNames,
-  type ConditionOp,
-  conditionOps,
   notifyRoles,
 } from '@bugtrail/domain/vocabulary';
 import { useQuery } from '@tanstack/react-query';
@@ -35,7 +32,16 @@ import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardHeader } from '../ui/card';
 import { EmptyState } from '../ui/empty-state';
-import { type Option, SelectField, TextField } from '../ui/field';
+import { SelectField, TextField } from '../ui/field';
+import {
+  builtinFields,
+  type ConditionRow,
+  ConditionsEditor,
+  conditionOf,
+  opNames,
+  options,
+  rowId,
+} from './conditions-editor';
 
 /**
  * Automation rules (api.md "Automation rules", issue 38): a rule editor with a dry run over the
@@ -51,7 +57,6 @@ const triggerNames: Record<AutomationTrigger, string> = {
   'bug.code_linked': 'Code is linked',
   'bug.due_passed': 'Its due date passes',
 };
-const opNames: Record<ConditionOp, string> = { is: 'is', is_not: 'is not', contains: 'contains', in: 'is one of' };
 const actionNames: Record<AutomationAction['type'], string> = {
   set_field: 'Set a field',
   set_status: 'Set the status',
@@ -62,29 +67,8 @@ const actionNames: Record<AutomationAction['type'], string> = {
   notify: 'Notify',
   set_milestone: 'Set the milestone',
 };
-const builtinFields = ['priority', 'severity', 'status', 'module', 'labels', 'project'];
-const options = (values: readonly string[], names?: Record<string, string>): Option[] =>
-  values.map((value) => ({ value, label: names?.[value] ?? value }));
 
-type ConditionRow = { id: number; field: string; op: ConditionOp; value: string };
 type ActionRow = { id: number; action: AutomationAction };
-/** Rows' own ids, so React keeps each row's inputs with it when one above is removed. */
-let nextRow = 0;
-const rowId = () => ++nextRow;
-
-/** A condition's value as typed: a list for "is one of" (comma-separated), a number where the field holds one. */
-function conditionOf(row: ConditionRow, numeric: boolean): AutomationCondition {
-  const one = (text: string) =>
-    numeric && text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text.trim();
-  const value =
-    row.op === 'in'
-      ? row.value
-          .split(',')
-          .map(one)
-          .filter((v) => v !== '')
-      : one(row.value);
-  return { field: row.field, op: row.op, value };
-}
 
 /** What a rule says, in one line. */
 export function ruleSummary(rule: Pick<Automation, 'when' | 'then'>): string {
@@ -201,6 +185,7 @@ function RuleEditor({ projectId: fixedProject }: { projectId?: string | undefine
         subtitle="When something happens to a bug that matches, do something. Try it on the last 30 days before you save it."
       />
       <form
+        aria-label="New rule"
         className="grid gap-5 px-5 py-4"
         onSubmit={(e) => {
           e.preventDefault();
@@ -243,64 +228,14 @@ function RuleEditor({ projectId: fixedProject }: { projectId?: string | undefine
           />
         </div>
 
-        <fieldset className="grid gap-3">
-          <legend className="mb-2 text-sm font-semibold text-slate-800">If all of these hold</legend>
-          {conditions.map((row, index) => (
-            <div key={row.id} className="grid grid-cols-1 items-end gap-2 sm:grid-cols-[1fr_9rem_1fr_auto]">
-              <SelectField
-                label={`Field of condition ${index + 1}`}
-                value={row.field}
-                options={fieldOptions}
-                onChange={(e) => {
-                  setConditions(conditions.map((c, i) => (i === index ? { ...c, field: e.target.value } : c)));
-                  changed();
-                }}
-              />
-              <SelectField
-                label={`Comparison of condition ${index + 1}`}
-                value={row.op}
-                options={options(conditionOps, opNames)}
-                onChange={(e) => {
-                  setConditions(
-                    conditions.map((c, i) => (i === index ? { ...c, op: e.target.value as ConditionOp } : c)),
-                  );
-                  changed();
-                }}
-              />
-              <TextField
-                label={`Value of condition ${index + 1}`}
-                value={row.value}
-                placeholder={row.op === 'in' ? 'a, b, c' : ''}
-                onChange={(e) => {
-                  setConditions(conditions.map((c, i) => (i === index ? { ...c, value: e.target.value } : c)));
-                  changed();
-                }}
-              />
-              <Button
-                variant="ghost"
-                size="sm"
-                aria-label={`Remove condition ${index + 1}`}
-                icon={<X className="size-4" aria-hidden="true" />}
-                onClick={() => {
-                  setConditions(conditions.filter((_, i) => i !== index));
-                  changed();
-                }}
-              />
-            </div>
-          ))}
-          <Button
-            variant="secondary"
-            size="sm"
-            className="justify-self-start"
-            icon={<Plus className="size-4" aria-hidden="true" />}
-            onClick={() => {
-              setConditions([...conditions, { id: rowId(), field: 'severity', op: 'is', value: '' }]);
-              changed();
-            }}
-          >
-            Add condition
-          </Button>
-        </fieldset>
+        <ConditionsEditor
+          conditions={conditions}
+          fieldOptions={fieldOptions}
+          onChange={(next) => {
+            setConditions(next);
+            changed();
+          }}
+        />
 
         <fieldset className="grid gap-3">
           <legend className="mb-2 text-sm font-semibold text-slate-800">Then</legend>

@@ -241,6 +241,7 @@ export function BugDataTable({
                 >
                   {bug.dueDate ? shortDate(bug.dueDate) : '—'}
                   {overdue ? <span className="block text-xs">Overdue</span> : null}
+                  <SlaNote sla={bug.sla} />
                 </td>
                 <td
                   className="hidden px-3 py-2 whitespace-nowrap text-slate-600 @5xl:table-cell"
@@ -272,5 +273,19 @@ export function BugDataTable({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A row's SLA when it needs attention: breached (red) or at risk (amber); nothing otherwise. */
+function SlaNote({ sla }: { sla: Bug['sla'] | undefined }) {
+  if (!sla || (sla.breached.length === 0 && !sla.atRisk)) return null;
+  const breached = sla.breached.length > 0;
+  return (
+    <span
+      className={cx('block text-xs font-medium', breached ? 'text-rose-700' : 'text-amber-700')}
+      title={`SLA ${sla.policy.name}`}
+    >
+      {breached ? 'SLA breached' : 'SLA at risk'}
+    </span>
   );
 }

@@ -174,6 +174,16 @@ export function BugListToolbar({
             ['none', 'No due date'],
           ]}
         />
+        <FilterSelect
+          label="SLA"
+          value={search.sla ?? ''}
+          onChange={(v) => onChange({ sla: (v || undefined) as ListSearch['sla'] })}
+          options={[
+            ['', 'Any SLA'],
+            ['at_risk', 'SLA at risk'],
+            ['breached', 'SLA breached'],
+          ]}
+        />
         <ModuleFilter value={search.module ?? ''} onChange={(v) => onChange({ module: v || undefined })} />
         {projectId ? (
           <FieldFilters projectId={projectId} value={search.field} onChange={(v) => onChange({ field: v })} />

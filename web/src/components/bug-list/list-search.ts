@@ -18,6 +18,7 @@ export const sortColumns = [
 ] as const;
 export type SortColumn = (typeof sortColumns)[number];
 export const dueFilters = ['overdue', 'week', 'none'] as const;
+export const slaListFilters = ['at_risk', 'breached'] as const;
 export type DueFilter = (typeof dueFilters)[number];
 export const listViews = ['cards', 'table'] as const;
 export type ListView = (typeof listViews)[number];
@@ -32,6 +33,8 @@ export type ListSearch = {
   reporter?: string;
   module?: string;
   due?: DueFilter;
+  /** Bugs whose SLA is at risk or breached (issue 38). */
+  sla?: (typeof slaListFilters)[number];
   /** The archived bugs instead of the others (admins archive closed bugs). */
   archived?: true;
   /** Projects by key (or id), comma-separated (api.md "Projects": lists and saved views take `project`). */
@@ -108,6 +111,7 @@ export function listSearchFrom(search: Record<string, unknown>): ListSearch {
     reporter: id(search.reporter),
     module: pickText(search.module, 50),
     due: pickOne(search.due, dueFilters),
+    sla: pickOne(search.sla, slaListFilters),
     // The router reads `?archived=true` as JSON (a boolean); a hand-written 'true' counts too.
     archived: search.archived === true || search.archived === 'true' ? true : undefined,
     project: projectKeys(search.project),
@@ -126,6 +130,7 @@ export const filterKeys = [
   'reporter',
   'module',
   'due',
+  'sla',
   'archived',
   'project',
   'label',

@@ -16,6 +16,7 @@ import { cumulativeFlowQuery, cycleTimesQuery, flowMetricsQuery } from './flow-q
 import { DEFAULT_GROUP, type FlowSearch, isRangeReversed } from './flow-search';
 import type { FlowViewer } from './flow-status';
 import { FlowSummary } from './flow-summary';
+import { SlaComplianceCard } from './sla-compliance';
 import { TimeInStateCard } from './time-in-state-chart';
 import { TimeInStatusCard } from './time-in-status-chart';
 import { WeeklyCard } from './weekly-chart';
@@ -115,6 +116,7 @@ export function FlowPage({
               viewAs={viewAs}
             />
           </div>
+          <SlaComplianceCard search={search} canManage={viewAs === 'admin'} />
           {search.project && metrics.data?.timeInState ? (
             <TimeInStateCard
               data={metrics.data}

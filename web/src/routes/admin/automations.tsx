@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { Automations } from '../../components/automations/automations';
+import { SlaPolicies } from '../../components/automations/sla-policies';
 import { PageHeader } from '../../components/page-header';
 import { automationsQuery } from '../../lib/automations';
 
@@ -18,8 +19,14 @@ function AutomationsPage() {
         title="Automations"
         subtitle="Rules that act on bugs as things happen: triage, labels, assignees, notices. Each says what it did."
       />
-      <div className="max-w-5xl">
+      <div className="grid max-w-5xl gap-8">
         <Automations />
+        <section aria-labelledby="sla-policies" className="grid gap-3">
+          <h2 id="sla-policies" className="text-lg font-semibold text-slate-900">
+            SLA policies
+          </h2>
+          <SlaPolicies />
+        </section>
       </div>
     </>
   );

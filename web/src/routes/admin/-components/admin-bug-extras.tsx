@@ -5,6 +5,7 @@ import { ChecklistItemText, ProgressBar, StepCheckbox } from '../../../component
 import { BugFiles } from '../../../components/bug-files/bug-files';
 import { BugPlanning } from '../../../components/planning/bug-planning';
 import { BugRelations } from '../../../components/planning/bug-relations';
+import { BugSlaCard } from '../../../components/time/bug-sla';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { cx } from '../../../components/ui/cx';
@@ -35,6 +36,7 @@ export function AdminBugExtras({ bug, onSaved }: { bug: Bug; onSaved: OnSaved })
       </div>
       <div className="min-w-0 space-y-6">
         <BugPlanning bug={bug} viewAs="admin" onSaved={savedFrom(bug, onSaved)} />
+        <BugSlaCard bug={bug} />
         <LinksCard bug={bug} onSaved={onSaved} />
         <BugFiles bug={bug} onSaved={onSaved} />
       </div>

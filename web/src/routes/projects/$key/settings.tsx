@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { Automations } from '../../../components/automations/automations';
+import { SlaPolicies } from '../../../components/automations/sla-policies';
 import { PageHeader } from '../../../components/page-header';
 import { managesProject, projectQuery } from '../../../lib/projects';
 import { ProjectBadges, ProjectKey } from '../-components/project-badges';
@@ -52,6 +53,14 @@ function ProjectSettingsPage() {
               Automations
             </h2>
             <Automations projectId={p._id} />
+          </section>
+        ) : null}
+        {canManage ? (
+          <section aria-labelledby="project-sla" className="grid gap-3">
+            <h2 id="project-sla" className="text-lg font-semibold text-slate-900">
+              SLA policies
+            </h2>
+            <SlaPolicies projectId={p._id} />
           </section>
         ) : null}
       </div>
