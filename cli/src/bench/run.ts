@@ -6,6 +6,7 @@ import pg from 'pg';
 import { startThrowawayCluster } from '../embedded-db.js';
 import { analyticsSuite } from './analytics.js';
 import { auditSuite } from './audit.js';
+import { automationsSuite } from './automations.js';
 import { boardSuite } from './board.js';
 import { bugsReadSuite, fillStore } from './bugs.js';
 import { bundleSuite } from './bundle.js';
@@ -29,6 +30,7 @@ const suites = (root: string): BenchSuite[] => [
   analyticsSuite(root),
   triageSuite(root),
   webhooksSuite,
+  automationsSuite,
   importSuite(root),
   boardSuite(root),
   fieldsSuite(root),
