@@ -112,12 +112,14 @@ describe('automation rules across processes', () => {
   }
 
   /** Kills the process once the reactor is inside its first batch: some runs recorded, far from all. */
-  async function killMidBatch(pool: pg.Pool, child: Child) {
+  async function killMidBatch(pool: pg.Pool, child: Child, { alone }: { alone: boolean }) {
     await eventually(async () => {
       const runs = await count(pool, 'AutomationRan');
       return runs >= 5 && runs < 150 ? true : runs >= 150 ? 'late' : null;
     }, 600).then((state) => expect(state).toBe(true));
     expect(await child.kill()).toBe('SIGKILL');
+    // With another process still appending, the log reads only up to its open transactions.
+    if (!alone) return;
     const { rows } = await pool.query(`select position from projector.reactors where name = 'automations'`);
     // Killed mid-batch: the checkpoint is behind runs the dead process recorded (they are redone).
     const store = new PostgresEventStore(pool);
@@ -135,7 +137,7 @@ describe('automation rules across processes', () => {
     const { db, pool, bugIds } = await backlog();
     const first = spawnChild(db.url, cleanups);
     await first.line('started');
-    await killMidBatch(pool, first);
+    await killMidBatch(pool, first, { alone: true });
     const second = spawnChild(db.url, cleanups);
     await second.line('started');
     await expectExactlyOnce(pool, bugIds);
@@ -147,7 +149,7 @@ describe('automation rules across processes', () => {
     const b = spawnChild(db.url, cleanups);
     await Promise.all([a.line('started'), b.line('started')]);
     // Whichever leads, one of the two dies mid-batch; the other goes on (taking the lead if it was A's).
-    await killMidBatch(pool, a);
+    await killMidBatch(pool, a, { alone: false });
     await expectExactlyOnce(pool, bugIds);
   });
 });

@@ -58,7 +58,12 @@ type Outcome = {
   role?: 'admin' | 'developer' | 'tester';
 };
 
-export type AutomationReactorOptions = { logger: Logger; batchSize?: number };
+export type AutomationReactorOptions = {
+  logger: Logger;
+  batchSize?: number;
+  /** How many bugs' triggers run side by side (default 8). */
+  concurrency?: number;
+};
 
 /**
  * Automation rules (api.md "Automation rules", ADR 029): a reactor on the event log with its own
@@ -89,6 +94,10 @@ export class AutomationReactor {
       () => this.lead(),
       () => void this.subscription?.close(),
     );
+  }
+
+  private get concurrency(): number {
+    return this.options.concurrency ?? 8;
   }
 
   /** On the very first start, begin at the store's head: rules act only on what comes after. */
@@ -155,10 +164,15 @@ export class AutomationReactor {
     });
   }
 
-  /** One batch in log order: rules change as their events come; each trigger runs the rules active then. */
+  /**
+   * One batch in log order: rules change as their events come; each trigger runs the rules active
+   * then. The triggers of different bugs run side by side (up to `concurrency` bugs at once), each
+   * bug's in log order; the checkpoint moves once all of the batch is done.
+   */
   async react(batch: readonly RecordedEvent[]): Promise<void> {
     const last = batch.at(-1);
     if (!last) return;
+    const byBug = new Map<string, { event: RecordedEvent; trigger: string; rules: [string, Rule][] }[]>();
     for (const event of batch) {
       if (event.streamId.startsWith('automation-')) {
         this.foldRule(event);
@@ -175,14 +189,27 @@ export class AutomationReactor {
           isTrigger(event, { id, when: rule.state.when }),
       );
       if (rules.length === 0) continue;
-      const facts = await this.factsAt(event);
-      if (!facts) continue;
-      for (const [id, rule] of rules) {
-        if (rule.state.projectId !== null && rule.state.projectId !== facts.bug.projectId) continue;
-        if (!conditionsHold(rule.state.when.conditions, facts.facts)) continue;
-        await this.run(id, rule, event, facts.bug, trigger);
-      }
+      const jobs = byBug.get(event.streamId) ?? [];
+      jobs.push({ event, trigger, rules });
+      byBug.set(event.streamId, jobs);
     }
+    const queues = [...byBug.values()];
+    const worker = async () => {
+      for (let jobs = queues.shift(); jobs; jobs = queues.shift()) {
+        for (const { event, trigger, rules } of jobs) {
+          const facts = await this.factsAt(event);
+          if (!facts) continue;
+          for (const [id, rule] of rules) {
+            if (rule.state.projectId !== null && rule.state.projectId !== facts.bug.projectId) continue;
+            if (!conditionsHold(rule.state.when.conditions, facts.facts)) continue;
+            // Paused meanwhile by failing runs of this batch: it acts no more.
+            if (this.rules.get(id)?.state.paused && !rule.state.paused) continue;
+            await this.run(id, rule, event, facts.bug, trigger);
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, queues.length) }, worker));
     await saveReactorPosition(this.pool, REACTOR, last.position);
   }
 
