@@ -57,6 +57,12 @@ export type TargetCompliance = {
 export type PolicyCompliance = SlaPolicyDto & {
   /** Bugs reported in the window that the policy holds for. */
   bugs: number;
+  /** Bugs that met every target in time, missed one, or have one not due yet (and none missed). */
+  met: number;
+  breached: number;
+  pending: number;
+  /** met / (met + breached), 0 to 1: the share of decided bugs that kept the policy; null when none is. */
+  compliance: number | null;
   respond: TargetCompliance | null;
   resolve: TargetCompliance | null;
 };
@@ -64,6 +70,8 @@ export type PolicyCompliance = SlaPolicyDto & {
 type ComplianceRow = {
   id: string;
   bugs: string;
+  bugs_breached: string;
+  bugs_pending: string;
   respond_met: string;
   respond_breached: string;
   respond_pending: string;
@@ -100,8 +108,17 @@ export async function slaCompliance(
       count(*) filter (where ${due} is not null and (${done} > ${due} or (${done} is null and ${due} <= ${now}))) as ${sql.id(`${name}_breached`)},
       count(*) filter (where ${due} is not null and ${done} is null and ${due} > ${now}) as ${sql.id(`${name}_pending`)}`;
   };
+  const missedOne = (due: string, done: string) =>
+    sql`(${sql.ref(due)} is not null and (${sql.ref(done)} > ${sql.ref(due)} or (${sql.ref(done)} is null and ${sql.ref(due)} <= ${now})))`;
+  const openOne = (due: string, done: string) =>
+    sql`(${sql.ref(due)} is not null and ${sql.ref(done)} is null and ${sql.ref(due)} > ${now})`;
+  const missedAny = sql`(${missedOne('respond_by', 'responded_at')} or ${missedOne('resolve_by', 'resolved_at')})`;
+  const openAny = sql`(${openOne('respond_by', 'responded_at')} or ${openOne('resolve_by', 'resolved_at')})`;
   const [{ rows }, policies] = await Promise.all([
-    sql<ComplianceRow>`select id, count(*) as bugs, ${target('respond_by', 'responded_at', 'respond')},
+    sql<ComplianceRow>`select id, count(*) as bugs,
+        count(*) filter (where ${missedAny}) as bugs_breached,
+        count(*) filter (where not (${missedAny}) and ${openAny}) as bugs_pending,
+        ${target('respond_by', 'responded_at', 'respond')},
         ${target('resolve_by', 'resolved_at', 'resolve')}
       from (select sla_policy_id as id,
           (dto->'sla'->>'respondBy')::timestamptz as respond_by, (dto->'sla'->>'respondedAt')::timestamptz as responded_at,
@@ -121,9 +138,17 @@ export async function slaCompliance(
     .filter((p) => !window.projects || p.projectId === null || window.projects.includes(p.projectId))
     .map((policy) => {
       const row = byId.get(policy._id);
+      const bugs = Number(row?.bugs ?? 0);
+      const breached = Number(row?.bugs_breached ?? 0);
+      const pending = Number(row?.bugs_pending ?? 0);
+      const met = bugs - breached - pending;
       return {
         ...policy,
-        bugs: Number(row?.bugs ?? 0),
+        bugs,
+        met,
+        breached,
+        pending,
+        compliance: met + breached > 0 ? met / (met + breached) : null,
         respond: policy.respondWithin === null ? null : figures(row, 'respond'),
         resolve: policy.resolveWithin === null ? null : figures(row, 'resolve'),
       };

@@ -55,6 +55,13 @@ export const slaMetricsAnswer = z.object({
       resolveWithin: z.string().nullable(),
       createdAt: z.string(),
       bugs: z.number().int().describe('Bugs reported in the window that the policy holds for'),
+      met: z.number().int().describe('Bugs that met every target in time'),
+      breached: z.number().int().describe('Bugs that missed a target (late, or unmet and past due)'),
+      pending: z.number().int().describe('Bugs with a target not due yet, none missed'),
+      compliance: z
+        .number()
+        .nullable()
+        .describe('met / (met + breached), 0 to 1: the share of decided bugs that kept the policy; null when none'),
       respond: target,
       resolve: target,
     }),

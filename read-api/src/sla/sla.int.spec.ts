@@ -204,6 +204,8 @@ describe('SLA policies', () => {
       const ops_ = m.body.policies?.find((p: { _id: string }) => p._id === policy.body._id);
       return ops_?.bugs === 3 && ops_.resolve.breached === 3 ? ops_ : null;
     });
+    // Per bug: every one missed its 1s to resolve.
+    expect(figures).toMatchObject({ met: 0, breached: 3, pending: 0, compliance: 0 });
     expect(figures.respond).toEqual({ met: 1, breached: 0, pending: 2, compliance: 1 });
     expect(figures.resolve).toEqual({ met: 0, breached: 3, pending: 0, compliance: 0 });
     // A window before the bugs: no bug.
