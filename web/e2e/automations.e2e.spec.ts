@@ -96,6 +96,15 @@ describe('automation rules', () => {
     await log.getByText('Add a label: done; Assign a developer: done').waitFor();
     await page.getByRole('heading', { level: 1 }).click();
     await photographAndScan(page, shots, 'rules');
+
+    // Its words change in place: a new name, the same project.
+    await rules.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('form', { name: 'Edit rule Triage' });
+    await expect.poll(() => edit.getByLabel('Value of condition 1').inputValue()).toBe('High');
+    await edit.getByLabel('Rule name').fill('Triage high priority');
+    await edit.getByRole('button', { name: 'Save rule' }).click();
+    await toast(session, 'Rule Triage high priority saved');
+    await rules.getByText('Triage high priority', { exact: true }).waitFor();
     await session.context.close();
   });
 

@@ -1,5 +1,6 @@
 import {
   type AutomationAction,
+  type AutomationCondition,
   type AutomationTrigger,
   actionTypes,
   automationTriggerNames,
@@ -126,16 +127,40 @@ const blankAction = (type: AutomationAction['type']): AutomationAction => {
   }
 };
 
-function RuleEditor({ projectId: fixedProject }: { projectId?: string | undefined }) {
+/** A rule's conditions as the editor's rows (a list as "a, b, c"). */
+const rowsOf = (conditions: readonly AutomationCondition[]): ConditionRow[] =>
+  conditions.map((c) => ({
+    id: rowId(),
+    field: c.field,
+    op: c.op,
+    value: Array.isArray(c.value) ? c.value.join(', ') : String(c.value),
+  }));
+
+/**
+ * A new rule, or (`rule`) an existing one's words: its name, trigger, conditions and actions
+ * (its project stays). Both can be tried on the last 30 days before they are saved.
+ */
+function RuleEditor({
+  projectId: fixedProject,
+  rule,
+  onDone,
+}: {
+  projectId?: string | undefined;
+  rule?: Automation;
+  onDone?: () => void;
+}) {
   const create = useCreateAutomation();
-  const projects = useQuery({ ...projectsQuery(), enabled: !fixedProject });
-  const [name, setName] = useState('');
-  const [projectId, setProjectId] = useState<string>(fixedProject ?? '');
-  const [event, setEvent] = useState<AutomationTrigger>('bug.reported');
-  const [conditions, setConditions] = useState<ConditionRow[]>(() => [
-    { id: rowId(), field: 'priority', op: 'is', value: 'High' },
-  ]);
-  const [actions, setActions] = useState<ActionRow[]>(() => [{ id: rowId(), action: blankAction('add_label') }]);
+  const update = useUpdateAutomation();
+  const projects = useQuery({ ...projectsQuery(), enabled: !fixedProject && !rule });
+  const [name, setName] = useState(rule?.name ?? '');
+  const [projectId, setProjectId] = useState<string>(rule ? (rule.projectId ?? '') : (fixedProject ?? ''));
+  const [event, setEvent] = useState<AutomationTrigger>(rule?.when.event ?? 'bug.reported');
+  const [conditions, setConditions] = useState<ConditionRow[]>(() =>
+    rule ? rowsOf(rule.when.conditions) : [{ id: rowId(), field: 'priority', op: 'is', value: 'High' }],
+  );
+  const [actions, setActions] = useState<ActionRow[]>(() =>
+    rule ? rule.then.map((action) => ({ id: rowId(), action })) : [{ id: rowId(), action: blankAction('add_label') }],
+  );
   const [problem, setProblem] = useState<string | null>(null);
   const [simulation, setSimulation] = useState<Simulation | null>(null);
   const [isSimulating, setSimulating] = useState(false);
@@ -168,24 +193,40 @@ function RuleEditor({ projectId: fixedProject }: { projectId?: string | undefine
       setSimulating(false);
     }
   };
-  const save = () =>
+  const save = () => {
+    const onError = (error: unknown) => setProblem(messageOf(error, 'Could not save the rule'));
+    if (rule) {
+      const { projectId: _project, ...changes } = draft();
+      update.mutate(
+        { id: rule._id, changes },
+        {
+          onSuccess: (saved) => {
+            notify.success(`Rule ${saved.name} saved`);
+            onDone?.();
+          },
+          onError,
+        },
+      );
+      return;
+    }
     create.mutate(draft(), {
-      onSuccess: (rule) => {
-        notify.success(`Rule ${rule.name} saved`);
+      onSuccess: (saved) => {
+        notify.success(`Rule ${saved.name} saved`);
         setName('');
         setSimulation(null);
       },
-      onError: (error) => setProblem(messageOf(error, 'Could not save the rule')),
+      onError,
     });
+  };
 
   return (
     <Card>
       <CardHeader
-        title="New rule"
+        title={rule ? `Edit rule ${rule.name}` : 'New rule'}
         subtitle="When something happens to a bug that matches, do something. Try it on the last 30 days before you save it."
       />
       <form
-        aria-label="New rule"
+        aria-label={rule ? `Edit rule ${rule.name}` : 'New rule'}
         className="grid gap-5 px-5 py-4"
         onSubmit={(e) => {
           e.preventDefault();
@@ -203,7 +244,7 @@ function RuleEditor({ projectId: fixedProject }: { projectId?: string | undefine
               changed();
             }}
           />
-          {fixedProject ? null : (
+          {fixedProject || rule ? null : (
             <SelectField
               label="Project"
               value={projectId}
@@ -285,7 +326,12 @@ function RuleEditor({ projectId: fixedProject }: { projectId?: string | undefine
           >
             Try on the last 30 days
           </Button>
-          <Button type="submit" isLoading={create.isPending}>
+          {rule ? (
+            <Button variant="secondary" onClick={() => onDone?.()}>
+              Cancel
+            </Button>
+          ) : null}
+          <Button type="submit" isLoading={create.isPending || update.isPending}>
             Save rule
           </Button>
         </div>
@@ -456,6 +502,7 @@ function RuleRow({ rule }: { rule: Automation }) {
   const update = useUpdateAutomation();
   const remove = useDeleteAutomation();
   const [showRuns, setShowRuns] = useState(false);
+  const [isEditing, setEditing] = useState(false);
   const [isConfirming, setConfirming] = useState(false);
   return (
     <li className="grid gap-2 px-5 py-3">
@@ -484,6 +531,9 @@ function RuleRow({ rule }: { rule: Automation }) {
             />
             On
           </label>
+          <Button variant="ghost" size="sm" onClick={() => setEditing((v) => !v)} aria-expanded={isEditing}>
+            Edit
+          </Button>
           <Button variant="ghost" size="sm" onClick={() => setShowRuns((v) => !v)} aria-expanded={showRuns}>
             Run log
           </Button>
@@ -499,6 +549,7 @@ function RuleRow({ rule }: { rule: Automation }) {
           </Button>
         </div>
       </div>
+      {isEditing ? <RuleEditor rule={rule} onDone={() => setEditing(false)} /> : null}
       {showRuns ? <RunLog ruleId={rule._id} /> : null}
       <ConfirmModal
         isOpen={isConfirming}
