@@ -150,6 +150,16 @@ describe('automation rules', () => {
     await card.getByText('High priority').waitFor({ timeout: 30_000 });
     await card.getByText('0%').first().waitFor();
     await photographAndScan(page, shots, 'flow-sla');
+
+    // A policy's words change in place; its bugs follow.
+    await page.goto('/admin/automations');
+    await policies.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('form', { name: 'Edit SLA policy High priority' });
+    await expect.poll(() => edit.getByLabel('Respond within').inputValue()).toBe('1s');
+    await edit.getByLabel('Policy name').fill('High priority bugs');
+    await edit.getByRole('button', { name: 'Save policy' }).click();
+    await toast(session, 'SLA policy High priority bugs saved: measured over the past already');
+    await policies.getByText('High priority bugs', { exact: true }).waitFor();
     await session.context.close();
   });
 });

@@ -54,6 +54,11 @@ function useSlaMutation<Input, Answer>(send: (input: Input) => Promise<Answer>) 
 export const useCreateSla = () =>
   useSlaMutation((draft: SlaDraft) => api<SlaPolicy>('/api/sla', { method: 'POST', body: draft, offline: 'fail' }));
 
+export const useUpdateSla = () =>
+  useSlaMutation(({ id, changes }: { id: string; changes: Partial<Omit<SlaDraft, 'projectId'>> }) =>
+    api<SlaPolicy>(`/api/sla/${encodeURIComponent(id)}`, { method: 'PATCH', body: changes, offline: 'fail' }),
+  );
+
 export const useDeleteSla = () =>
   useSlaMutation((id: string) =>
     api<{ message: string }>(`/api/sla/${encodeURIComponent(id)}`, { method: 'DELETE', offline: 'fail' }),

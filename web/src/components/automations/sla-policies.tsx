@@ -14,6 +14,7 @@ import {
   slaPoliciesQuery,
   useCreateSla,
   useDeleteSla,
+  useUpdateSla,
 } from '../../lib/sla';
 import { ConfirmModal } from '../confirm-modal';
 import { Button } from '../ui/button';
@@ -80,45 +81,77 @@ export function SlaPolicies({ projectId }: { projectId?: string | undefined }) {
   );
 }
 
-function PolicyEditor({ projectId: fixedProject }: { projectId?: string | undefined }) {
+/** A new policy, or (`policy`) an existing one's name, targets and conditions (its project stays). */
+function PolicyEditor({
+  projectId: fixedProject,
+  policy,
+  onDone,
+}: {
+  projectId?: string | undefined;
+  policy?: SlaPolicy;
+  onDone?: () => void;
+}) {
   const create = useCreateSla();
-  const projects = useQuery({ ...projectsQuery(), enabled: !fixedProject });
-  const [name, setName] = useState('');
-  const [projectId, setProjectId] = useState(fixedProject ?? '');
-  const [conditions, setConditions] = useState<ConditionRow[]>(() => [
-    { id: rowId(), field: 'priority', op: 'is', value: 'High' },
-  ]);
-  const [respondWithin, setRespond] = useState('4h');
-  const [resolveWithin, setResolve] = useState('3d');
+  const update = useUpdateSla();
+  const projects = useQuery({ ...projectsQuery(), enabled: !fixedProject && !policy });
+  const [name, setName] = useState(policy?.name ?? '');
+  const [projectId, setProjectId] = useState(policy ? (policy.projectId ?? '') : (fixedProject ?? ''));
+  const [conditions, setConditions] = useState<ConditionRow[]>(() =>
+    policy
+      ? policy.conditions.map((c) => ({
+          id: rowId(),
+          field: c.field,
+          op: c.op,
+          value: Array.isArray(c.value) ? c.value.join(', ') : String(c.value),
+        }))
+      : [{ id: rowId(), field: 'priority', op: 'is', value: 'High' }],
+  );
+  const [respondWithin, setRespond] = useState(policy ? (policy.respondWithin ?? '') : '4h');
+  const [resolveWithin, setResolve] = useState(policy ? (policy.resolveWithin ?? '') : '3d');
   const [problem, setProblem] = useState<string | null>(null);
   const fields = useQuery({ ...projectFieldsQuery(projectId), enabled: !!projectId });
   const custom = fields.data?.fields ?? [];
   const numeric = new Set(custom.filter((f) => f.type === 'number').map((f) => f.key));
-  const save = () =>
+  const save = () => {
+    const words = {
+      name: name.trim(),
+      conditions: conditions.map((row) => conditionOf(row, numeric.has(row.field))),
+      respondWithin: respondWithin.trim() || null,
+      resolveWithin: resolveWithin.trim() || null,
+    };
+    const onError = (error: unknown) => setProblem(messageOf(error, 'Could not save the policy'));
+    if (policy) {
+      update.mutate(
+        { id: policy._id, changes: words },
+        {
+          onSuccess: (saved) => {
+            notify.success(`SLA policy ${saved.name} saved: measured over the past already`);
+            onDone?.();
+          },
+          onError,
+        },
+      );
+      return;
+    }
     create.mutate(
+      { ...words, projectId: projectId || null },
       {
-        name: name.trim(),
-        projectId: projectId || null,
-        conditions: conditions.map((row) => conditionOf(row, numeric.has(row.field))),
-        respondWithin: respondWithin.trim() || null,
-        resolveWithin: resolveWithin.trim() || null,
-      },
-      {
-        onSuccess: (policy) => {
-          notify.success(`SLA policy ${policy.name} saved: measured over the past already`);
+        onSuccess: (saved) => {
+          notify.success(`SLA policy ${saved.name} saved: measured over the past already`);
           setName('');
         },
-        onError: (error) => setProblem(messageOf(error, 'Could not save the policy')),
+        onError,
       },
     );
+  };
   return (
     <Card>
       <CardHeader
-        title="New SLA policy"
+        title={policy ? `Edit SLA policy ${policy.name}` : 'New SLA policy'}
         subtitle="How soon matching bugs must leave Open (respond) and be Closed (resolve), counted from the report."
       />
       <form
-        aria-label="New SLA policy"
+        aria-label={policy ? `Edit SLA policy ${policy.name}` : 'New SLA policy'}
         className="grid gap-5 px-5 py-4"
         onSubmit={(e) => {
           e.preventDefault();
@@ -134,7 +167,7 @@ function PolicyEditor({ projectId: fixedProject }: { projectId?: string | undefi
             placeholder="e.g. High priority"
             onChange={(e) => setName(e.target.value)}
           />
-          {fixedProject ? null : (
+          {fixedProject || policy ? null : (
             <SelectField
               label="Holds for"
               value={projectId}
@@ -171,8 +204,13 @@ function PolicyEditor({ projectId: fixedProject }: { projectId?: string | undefi
             {problem}
           </p>
         ) : null}
-        <div className="flex justify-end">
-          <Button type="submit" isLoading={create.isPending}>
+        <div className="flex justify-end gap-2">
+          {policy ? (
+            <Button variant="secondary" onClick={() => onDone?.()}>
+              Cancel
+            </Button>
+          ) : null}
+          <Button type="submit" isLoading={create.isPending || update.isPending}>
             Save policy
           </Button>
         </div>
@@ -196,29 +234,38 @@ function policySummary(policy: SlaPolicy): string {
 function PolicyRow({ policy, figures }: { policy: SlaPolicy; figures: PolicyCompliance | undefined }) {
   const remove = useDeleteSla();
   const [isConfirming, setConfirming] = useState(false);
+  const [isEditing, setEditing] = useState(false);
   return (
-    <li className="flex flex-col gap-2 px-5 py-3 sm:flex-row sm:items-start sm:justify-between">
-      <div className="min-w-0">
-        <p className="font-medium text-slate-900">{policy.name}</p>
-        <p className="text-sm wrap-anywhere text-slate-600">{policySummary(policy)}</p>
-        {figures ? (
-          <p className="mt-1 text-xs text-slate-500">
-            Last 90 days: {figures.bugs} {figures.bugs === 1 ? 'bug' : 'bugs'}
-            {figures.respond ? ` · responded in time ${percent(figures.respond.compliance)}` : ''}
-            {figures.resolve ? ` · resolved in time ${percent(figures.resolve.compliance)}` : ''}
-          </p>
-        ) : null}
+    <li className="grid gap-2 px-5 py-3">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0">
+          <p className="font-medium text-slate-900">{policy.name}</p>
+          <p className="text-sm wrap-anywhere text-slate-600">{policySummary(policy)}</p>
+          {figures ? (
+            <p className="mt-1 text-xs text-slate-500">
+              Last 90 days: {figures.bugs} {figures.bugs === 1 ? 'bug' : 'bugs'}
+              {figures.respond ? ` · responded in time ${percent(figures.respond.compliance)}` : ''}
+              {figures.resolve ? ` · resolved in time ${percent(figures.resolve.compliance)}` : ''}
+            </p>
+          ) : null}
+        </div>
+        <div className="flex shrink-0 gap-1 self-start">
+          <Button variant="ghost" size="sm" onClick={() => setEditing((v) => !v)} aria-expanded={isEditing}>
+            Edit
+          </Button>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="hover:text-rose-700"
+            icon={<Trash2 className="size-4" aria-hidden="true" />}
+            aria-label={`Delete ${policy.name}`}
+            onClick={() => setConfirming(true)}
+          >
+            Delete
+          </Button>
+        </div>
       </div>
-      <Button
-        variant="ghost"
-        size="sm"
-        className="shrink-0 self-start hover:text-rose-700"
-        icon={<Trash2 className="size-4" aria-hidden="true" />}
-        aria-label={`Delete ${policy.name}`}
-        onClick={() => setConfirming(true)}
-      >
-        Delete
-      </Button>
+      {isEditing ? <PolicyEditor policy={policy} onDone={() => setEditing(false)} /> : null}
       <ConfirmModal
         isOpen={isConfirming}
         title={`Delete the SLA policy ${policy.name}?`}
