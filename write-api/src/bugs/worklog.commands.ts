@@ -106,7 +106,7 @@ export const deleteWorkEntry = defineCommand({
   path: '/:id/worklog/:entryId',
   summary: 'Delete a worklog entry (whoever logged it, admins)',
   tags: [...tags, 'time'],
-  audience: ['admin', 'whoever logged it'],
+  audience: ['admin', 'developer (the one who logged it)'],
   // Testers never log time: theirs is no entry to look for (403 at the door, not 404).
   admits: (actor) => {
     if (actor.role === 'tester') throw new ForbiddenError(worklogMessages.notYours);
