@@ -1,5 +1,4 @@
 import {
-  type AutomationCondition,
   type BugDto,
   type BugSla,
   breachKey,
@@ -19,8 +18,9 @@ import {
   slaClock,
 } from '@bugtrail/domain';
 import type { RecordedEvent } from '@bugtrail/eventstore';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { ReadModelDb } from '../schema.js';
+import type { SlaPoliciesTable } from './bugs.tables.js';
 
 /**
  * SLA policies in the bugs projection (issue 38): the policies as the log has them, the policy
@@ -52,35 +52,23 @@ export async function createSlaTables(db: Kysely<ReadModelDb>, schema: string): 
 }
 
 /** Every policy, deleted ones too (a handful): what each bug of the batch meets. */
+/** A stored policy as the domain has it (the one mapping of an `sla_policies` row). */
+export const policyOfRow = (r: Selectable<SlaPoliciesTable>): SlaPolicyState => ({
+  exists: true,
+  deleted: r.deleted,
+  id: r.id,
+  name: r.name,
+  projectId: r.project_id,
+  conditions: r.conditions,
+  respondSeconds: r.respond_seconds,
+  resolveSeconds: r.resolve_seconds,
+  createdAt: r.created_at,
+  since: r.since,
+});
+
 export async function loadPolicies(db: Tx, schema: string): Promise<Map<string, SlaPolicyState>> {
-  const { rows } = await sql<{
-    id: string;
-    project_id: string | null;
-    name: string;
-    conditions: AutomationCondition[];
-    respond_seconds: number | null;
-    resolve_seconds: number | null;
-    created_at: string;
-    since: string;
-    deleted: boolean;
-  }>`select * from ${t(schema, 'sla_policies')}`.execute(db);
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        exists: true,
-        deleted: r.deleted,
-        id: r.id,
-        name: r.name,
-        projectId: r.project_id,
-        conditions: r.conditions,
-        respondSeconds: r.respond_seconds,
-        resolveSeconds: r.resolve_seconds,
-        createdAt: r.created_at,
-        since: r.since,
-      },
-    ]),
-  );
+  const { rows } = await sql<Selectable<SlaPoliciesTable>>`select * from ${t(schema, 'sla_policies')}`.execute(db);
+  return new Map(rows.map((r) => [r.id, policyOfRow(r)]));
 }
 
 /** The policies that hold for some bug. */

@@ -1,31 +1,14 @@
-import { type AutomationCondition, type SlaPolicyDto, slaPolicyDto } from '@bugtrail/domain';
-import { type Kysely, sql } from 'kysely';
+import { type SlaPolicyDto, slaPolicyDto } from '@bugtrail/domain';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import { policyOfRow } from '../bugs/bug-sla.js';
+import type { SlaPoliciesTable } from '../bugs/bugs.tables.js';
 import { READ_MODEL_SCHEMA } from '../runtime/projection.js';
 import type { ReadModelDb } from '../schema.js';
 
 const rm = (table: string) => sql.id(READ_MODEL_SCHEMA, table);
 
-type PolicyRow = {
-  id: string;
-  project_id: string | null;
-  name: string;
-  conditions: AutomationCondition[];
-  respond_seconds: number | null;
-  resolve_seconds: number | null;
-  created_at: string;
-  since: string;
-};
-const dtoOf = (r: PolicyRow): SlaPolicyDto =>
-  slaPolicyDto({
-    id: r.id,
-    name: r.name,
-    projectId: r.project_id,
-    conditions: r.conditions,
-    respondSeconds: r.respond_seconds,
-    resolveSeconds: r.resolve_seconds,
-    createdAt: r.created_at,
-    since: r.since,
-  });
+type PolicyRow = Selectable<SlaPoliciesTable>;
+const dtoOf = (r: PolicyRow): SlaPolicyDto => slaPolicyDto(policyOfRow(r));
 
 /** The SLA policies that exist, in the order they are tried (a project's before every project's, then the oldest), but those of hidden projects. */
 export async function listSlaPolicies(
